@@ -1,0 +1,140 @@
+package io.pancakej.crypto;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.Set;
+
+import org.bouncycastle.crypto.digests.SHA256Digest;
+import org.bouncycastle.crypto.generators.HKDFBytesGenerator;
+import org.bouncycastle.crypto.params.HKDFParameters;
+
+import io.pancakej.ConfigException;
+
+/**
+ * The proxy's 256-bit master secret, from which every working key is derived with HKDF-SHA256
+ * (RFC 5869) under a distinct purpose string, so that the label PRF, the value AEAD and the
+ * state-file seal never share a key.
+ *
+ * <p>Security guarantees: the key is generated with {@link SecureRandom}, stored in a key file
+ * readable by its owner only (POSIX mode 600), and never appears in {@code toString()}, logs or
+ * exception messages.
+ */
+public final class MasterKey {
+  /** Length of the master secret and of every derived key, in bytes. */
+  public static final int KEY_BYTES = 32;
+  private static final String FILE_HEADER = "pancake-j master key v1\n";
+
+  private final byte[] secret;
+
+  private MasterKey(byte[] secret) {
+    this.secret = secret;
+  }
+
+  /** Wraps raw key bytes (32 bytes); the array is copied. */
+  public static MasterKey of(byte[] secret) {
+    if (secret == null || secret.length != KEY_BYTES) {
+      throw new ConfigException("a master key must be exactly " + KEY_BYTES + " bytes");
+    }
+    return new MasterKey(secret.clone());
+  }
+
+  /** A fresh random key that is not stored anywhere (tests, throw-away stores). */
+  public static MasterKey generate(SecureRandom random) {
+    byte[] k = new byte[KEY_BYTES];
+    random.nextBytes(k);
+    return new MasterKey(k);
+  }
+
+  /**
+   * Loads the key in {@code file}, or, when the file does not exist, generates one and writes it
+   * with owner-only permissions. A file that exists but is not a key file is an error, never
+   * overwritten.
+   */
+  public static MasterKey loadOrCreate(Path file) {
+    if (Files.exists(file)) {
+      return load(file);
+    }
+    MasterKey key = generate(new SecureRandom());
+    try {
+      Path parent = file.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      byte[] text = (FILE_HEADER + HexFormat.of().formatHex(key.secret) + "\n").getBytes(StandardCharsets.US_ASCII);
+      if (isPosix(file)) {
+        Set<PosixFilePermission> ownerOnly = EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(ownerOnly));
+      } else {
+        Files.createFile(file);
+      }
+      Files.write(file, text, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.SYNC);
+      return key;
+    } catch (FileAlreadyExistsException e) {
+      return load(file); // another process created it first
+    } catch (IOException e) {
+      throw new ConfigException("cannot create master key file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Loads an existing key file. */
+  public static MasterKey load(Path file) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.US_ASCII);
+    } catch (IOException e) {
+      throw new ConfigException("cannot read master key file " + file + ": " + e.getMessage(), e);
+    }
+    if (!text.startsWith(FILE_HEADER)) {
+      throw new ConfigException("file " + file + " is not a PANCAKE-J master key file");
+    }
+    String hex = text.substring(FILE_HEADER.length()).trim();
+    byte[] secret;
+    try {
+      secret = HexFormat.of().parseHex(hex);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("master key file " + file + " is damaged (not hex)", e);
+    }
+    if (secret.length != KEY_BYTES) {
+      throw new ConfigException("master key file " + file + " is damaged (wrong length)");
+    }
+    return new MasterKey(secret);
+  }
+
+  /** Derives a {@value #KEY_BYTES}-byte key for {@code purpose} with HKDF-SHA256 (no salt). */
+  public byte[] derive(String purpose) {
+    return hkdfSha256(secret, null, purpose.getBytes(StandardCharsets.UTF_8), KEY_BYTES);
+  }
+
+  /** A short non-secret fingerprint of the key (a derived value), safe to store and compare. */
+  public String fingerprint() {
+    return HexFormat.of().formatHex(Arrays.copyOf(derive("pancake-j key fingerprint v1"), 8));
+  }
+
+  /** RFC 5869 HKDF with SHA-256 (Bouncy Castle). */
+  static byte[] hkdfSha256(byte[] ikm, byte[] salt, byte[] info, int length) {
+    HKDFBytesGenerator hkdf = new HKDFBytesGenerator(new SHA256Digest());
+    hkdf.init(new HKDFParameters(ikm, salt, info));
+    byte[] out = new byte[length];
+    hkdf.generateBytes(out, 0, length);
+    return out;
+  }
+
+  private static boolean isPosix(Path file) {
+    return file.toAbsolutePath().getFileSystem().supportedFileAttributeViews().contains("posix");
+  }
+
+  @Override
+  public String toString() {
+    return "MasterKey[fingerprint=" + fingerprint() + "]";
+  }
+}

@@ -1,0 +1,45 @@
+package io.pancakej.store;
+
+import java.util.List;
+
+/**
+ * The batch-first key-value store SPI every scheme (PANCAKE, Path ORAM, encrypted, insecure)
+ * sits on. Keys and values are opaque byte arrays. Each multi-operation is one round trip to
+ * the store (one per node on a cluster), which is what makes PANCAKE's B reads + B writes cheap.
+ *
+ * <p>Implementations are thread-safe. Lists may hold the same key more than once: a multi-get
+ * returns one entry per requested position, and a multi-put applies puts in list order (the last
+ * write of a key wins). Failures raise {@link io.pancakej.StoreException} with the cause kept.
+ * {@link #close()} is idempotent.
+ */
+public interface KvStore extends AutoCloseable {
+
+  /** Reads every key; the result has one entry per key, {@code null} where the key is absent. */
+  List<byte[]> multiGet(List<byte[]> keys);
+
+  /** Writes every (key, value) pair, in order, as one round trip. */
+  void multiPut(List<byte[]> keys, List<byte[]> values);
+
+  /** Removes every key (absent keys are ignored). */
+  void multiDelete(List<byte[]> keys);
+
+  /** Single-key read; the default is a one-element {@link #multiGet}. */
+  default byte[] get(byte[] key) {
+    return multiGet(List.of(key)).get(0);
+  }
+
+  /** Single-key write; the default is a one-element {@link #multiPut}. */
+  default void put(byte[] key, byte[] value) {
+    multiPut(List.of(key), List.of(value));
+  }
+
+  /**
+   * A stable, human-readable identity of the data this store holds (for example
+   * {@code rocksdb:/abs/dir} or {@code redis:127.0.0.1:6380/0}); proxy state records it so that
+   * reopening the state against a different store fails clearly.
+   */
+  String describe();
+
+  @Override
+  void close();
+}

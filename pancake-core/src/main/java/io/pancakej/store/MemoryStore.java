@@ -1,0 +1,73 @@
+package io.pancakej.store;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.pancakej.StoreException;
+
+/** An in-process store on a concurrent hash map: for tests and for measuring the proxy alone. */
+public final class MemoryStore implements KvStore {
+  private final ConcurrentHashMap<ByteBuffer, byte[]> map = new ConcurrentHashMap<>();
+  private final AtomicBoolean open = new AtomicBoolean(true);
+  private final String name;
+
+  public MemoryStore() {
+    this("memory");
+  }
+
+  public MemoryStore(String name) {
+    this.name = Objects.requireNonNull(name, "name");
+  }
+
+  @Override
+  public List<byte[]> multiGet(List<byte[]> keys) {
+    checkOpen();
+    List<byte[]> out = new ArrayList<>(keys.size());
+    for (byte[] k : keys) {
+      out.add(map.get(ByteBuffer.wrap(k)));
+    }
+    return out;
+  }
+
+  @Override
+  public void multiPut(List<byte[]> keys, List<byte[]> values) {
+    checkOpen();
+    Stores.checkSameSize(keys, values);
+    for (int i = 0; i < keys.size(); i++) {
+      map.put(ByteBuffer.wrap(keys.get(i).clone()), values.get(i).clone());
+    }
+  }
+
+  @Override
+  public void multiDelete(List<byte[]> keys) {
+    checkOpen();
+    for (byte[] k : keys) {
+      map.remove(ByteBuffer.wrap(k));
+    }
+  }
+
+  /** Number of entries held: the server storage figure for tests. */
+  public int size() {
+    return map.size();
+  }
+
+  @Override
+  public String describe() {
+    return name;
+  }
+
+  private void checkOpen() {
+    if (!open.get()) {
+      throw new StoreException("memory store is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    open.set(false);
+  }
+}

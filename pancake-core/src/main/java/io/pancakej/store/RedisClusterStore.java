@@ -1,0 +1,129 @@
+package io.pancakej.store;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+
+import io.pancakej.ConfigException;
+import io.pancakej.StoreException;
+import redis.clients.jedis.ClusterPipeline;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * A Redis Cluster through Jedis's cluster client. Keys land on nodes by hash slot; a multi-get or
+ * multi-put is a cluster pipeline, which Jedis sends as one round trip per node involved.
+ */
+public final class RedisClusterStore implements KvStore {
+  private final JedisCluster cluster;
+  private final String description;
+
+  public RedisClusterStore(Set<HostAndPort> seeds, String password, int timeoutMs) {
+    DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
+        .connectionTimeoutMillis(timeoutMs).socketTimeoutMillis(timeoutMs).password(password).build();
+    GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+    pool.setMaxTotal(64);
+    pool.setMaxIdle(64);
+    pool.setJmxEnabled(false);
+    this.cluster = new JedisCluster(seeds, config, 5, pool);
+    this.description = "redis-cluster:" + seeds.stream().map(HostAndPort::toString).sorted().findFirst().orElse("?");
+  }
+
+  /** Opens from {@code redis.cluster.nodes} (comma-separated host:port), {@code redis.password}, {@code redis.timeout}. */
+  public static RedisClusterStore open(Properties props) {
+    String nodes = props.getProperty(Stores.REDIS_CLUSTER_NODES_PROPERTY);
+    if (nodes == null || nodes.isBlank()) {
+      throw new ConfigException("store redis-cluster needs property " + Stores.REDIS_CLUSTER_NODES_PROPERTY
+          + " (comma-separated host:port seed nodes)");
+    }
+    Set<HostAndPort> seeds = new HashSet<>();
+    for (String n : nodes.split(",")) {
+      String s = n.trim();
+      int colon = s.lastIndexOf(':');
+      if (colon <= 0) {
+        throw new ConfigException("bad seed node '" + s + "' in " + Stores.REDIS_CLUSTER_NODES_PROPERTY + "; expected host:port");
+      }
+      try {
+        seeds.add(new HostAndPort(s.substring(0, colon), Integer.parseInt(s.substring(colon + 1))));
+      } catch (NumberFormatException e) {
+        throw new ConfigException("bad port in seed node '" + s + "' of " + Stores.REDIS_CLUSTER_NODES_PROPERTY, e);
+      }
+    }
+    String password = props.getProperty(Stores.REDIS_PASSWORD_PROPERTY);
+    int timeout = Stores.intProperty(props, Stores.REDIS_TIMEOUT_PROPERTY, RedisStore.DEFAULT_TIMEOUT_MS);
+    try {
+      return new RedisClusterStore(seeds, password == null || password.isEmpty() ? null : password, timeout);
+    } catch (JedisException e) {
+      throw RedisStore.failure("cannot reach Redis Cluster at " + nodes, e);
+    }
+  }
+
+  @Override
+  public List<byte[]> multiGet(List<byte[]> keys) {
+    try (ClusterPipeline p = cluster.pipelined()) {
+      List<Response<byte[]>> responses = new ArrayList<>(keys.size());
+      for (byte[] k : keys) {
+        responses.add(p.get(k));
+      }
+      p.sync();
+      List<byte[]> out = new ArrayList<>(keys.size());
+      for (Response<byte[]> r : responses) {
+        out.add(r.get());
+      }
+      return out;
+    } catch (JedisException e) {
+      throw RedisStore.failure("Redis Cluster multi-get failed", e);
+    }
+  }
+
+  @Override
+  public void multiPut(List<byte[]> keys, List<byte[]> values) {
+    Stores.checkSameSize(keys, values);
+    try (ClusterPipeline p = cluster.pipelined()) {
+      List<Response<String>> responses = new ArrayList<>(keys.size());
+      for (int i = 0; i < keys.size(); i++) {
+        responses.add(p.set(keys.get(i), values.get(i)));
+      }
+      p.sync();
+      for (Response<String> r : responses) {
+        r.get(); // surfaces a per-command error
+      }
+    } catch (JedisException e) {
+      throw RedisStore.failure("Redis Cluster multi-put failed", e);
+    }
+  }
+
+  @Override
+  public void multiDelete(List<byte[]> keys) {
+    try (ClusterPipeline p = cluster.pipelined()) {
+      for (byte[] k : keys) {
+        p.del(k);
+      }
+      p.sync();
+    } catch (JedisException e) {
+      throw RedisStore.failure("Redis Cluster delete failed", e);
+    }
+  }
+
+  @Override
+  public String describe() {
+    return description;
+  }
+
+  @Override
+  public void close() {
+    try {
+      cluster.close();
+    } catch (RuntimeException e) {
+      throw new StoreException("closing the Redis Cluster client failed", e);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package io.pancakej.store;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+
+import io.pancakej.StoreException;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.JedisPoolConfig;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * A standalone Redis server through a Jedis connection pool. A multi-get is one {@code MGET},
+ * a multi-put one {@code MSET} (atomic on the server), a multi-delete one {@code DEL}.
+ */
+public final class RedisStore implements KvStore {
+  public static final String DEFAULT_HOST = "127.0.0.1";
+  public static final int DEFAULT_PORT = 6379;
+  public static final int DEFAULT_TIMEOUT_MS = 5000;
+  public static final int DEFAULT_DB = 0;
+
+  private final JedisPool pool;
+  private final String description;
+
+  public RedisStore(String host, int port, String password, int db, int timeoutMs) {
+    JedisPoolConfig config = new JedisPoolConfig();
+    config.setMaxTotal(64);
+    config.setMaxIdle(64);
+    config.setMinIdle(0);
+    config.setMaxWait(Duration.ofMillis(timeoutMs));
+    config.setJmxEnabled(false);
+    this.pool = new JedisPool(config, host, port, timeoutMs, password, db);
+    this.description = "redis:" + host + ":" + port + "/" + db;
+  }
+
+  /** Opens from {@code redis.host}, {@code redis.port}, {@code redis.password}, {@code redis.db}, {@code redis.timeout}. */
+  public static RedisStore open(Properties props) {
+    String host = props.getProperty(Stores.REDIS_HOST_PROPERTY, DEFAULT_HOST).trim();
+    int port = Stores.intProperty(props, Stores.REDIS_PORT_PROPERTY, DEFAULT_PORT);
+    String password = props.getProperty(Stores.REDIS_PASSWORD_PROPERTY);
+    int db = Stores.intProperty(props, Stores.REDIS_DB_PROPERTY, DEFAULT_DB);
+    int timeout = Stores.intProperty(props, Stores.REDIS_TIMEOUT_PROPERTY, DEFAULT_TIMEOUT_MS);
+    RedisStore store = new RedisStore(host, port, password == null || password.isEmpty() ? null : password, db, timeout);
+    try (Jedis j = store.pool.getResource()) {
+      j.ping();
+    } catch (JedisException e) {
+      store.close();
+      throw failure("cannot reach Redis at " + host + ":" + port, e);
+    }
+    return store;
+  }
+
+  @Override
+  public List<byte[]> multiGet(List<byte[]> keys) {
+    try (Jedis j = pool.getResource()) {
+      return j.mget(keys.toArray(new byte[0][]));
+    } catch (JedisException e) {
+      throw failure("Redis MGET failed on " + description, e);
+    }
+  }
+
+  @Override
+  public void multiPut(List<byte[]> keys, List<byte[]> values) {
+    Stores.checkSameSize(keys, values);
+    byte[][] kv = new byte[keys.size() * 2][];
+    for (int i = 0; i < keys.size(); i++) {
+      kv[2 * i] = keys.get(i);
+      kv[2 * i + 1] = values.get(i);
+    }
+    try (Jedis j = pool.getResource()) {
+      j.mset(kv);
+    } catch (JedisException e) {
+      throw failure("Redis MSET failed on " + description, e);
+    }
+  }
+
+  @Override
+  public void multiDelete(List<byte[]> keys) {
+    if (keys.isEmpty()) {
+      return;
+    }
+    try (Jedis j = pool.getResource()) {
+      j.del(keys.toArray(new byte[0][]));
+    } catch (JedisException e) {
+      throw failure("Redis DEL failed on " + description, e);
+    }
+  }
+
+  static StoreException failure(String what, JedisException e) {
+    String kind = e instanceof JedisConnectionException ? " (connection)" : "";
+    return new StoreException(what + kind + ": " + e.getMessage(), e);
+  }
+
+  @Override
+  public String describe() {
+    return description;
+  }
+
+  @Override
+  public void close() {
+    if (!pool.isClosed()) {
+      pool.close();
+    }
+  }
+}

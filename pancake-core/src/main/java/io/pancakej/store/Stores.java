@@ -1,0 +1,85 @@
+package io.pancakej.store;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+
+import io.pancakej.ConfigException;
+
+/**
+ * Opens a {@link KvStore} by name from properties. Property names follow YCSB's stock bindings
+ * where one exists ({@code redis.host}, {@code rocksdb.dir}); the project's own start with
+ * {@code pancake.}.
+ */
+public final class Stores {
+  /** Which backend: {@code rocksdb} (default), {@code redis}, {@code redis-cluster}, {@code memory}. */
+  public static final String STORE_PROPERTY = "pancake.store";
+  public static final String DEFAULT_STORE = "rocksdb";
+  /** RocksDB data directory. */
+  public static final String ROCKSDB_DIR_PROPERTY = "rocksdb.dir";
+  public static final String DEFAULT_ROCKSDB_DIR = "data/rocksdb";
+  public static final String REDIS_HOST_PROPERTY = "redis.host";
+  public static final String REDIS_PORT_PROPERTY = "redis.port";
+  public static final String REDIS_PASSWORD_PROPERTY = "redis.password";
+  /** Redis logical database number (standalone only). */
+  public static final String REDIS_DB_PROPERTY = "redis.db";
+  /** Socket and connect timeout in milliseconds. */
+  public static final String REDIS_TIMEOUT_PROPERTY = "redis.timeout";
+  /** Comma-separated {@code host:port} seed nodes of a Redis Cluster. */
+  public static final String REDIS_CLUSTER_NODES_PROPERTY = "redis.cluster.nodes";
+  /** When set, every server-visible operation is appended to this file (see {@link TracingStore}). */
+  public static final String TRACE_FILE_PROPERTY = "pancake.trace.file";
+
+  /** The backend names {@link #open} accepts. */
+  public static final List<String> NAMES = List.of("rocksdb", "redis", "redis-cluster", "memory");
+
+  private Stores() {}
+
+  /** Opens the store named by {@value #STORE_PROPERTY}, wrapped in a tracer if asked for. */
+  public static KvStore open(Properties props) {
+    KvStore store = openRaw(props);
+    String trace = props.getProperty(TRACE_FILE_PROPERTY);
+    if (trace != null && !trace.isBlank()) {
+      return new TracingStore(store, Path.of(trace.trim()));
+    }
+    return store;
+  }
+
+  private static KvStore openRaw(Properties props) {
+    String name = props.getProperty(STORE_PROPERTY, DEFAULT_STORE).trim().toLowerCase(Locale.ROOT);
+    switch (name) {
+      case "rocksdb":
+        return RocksDbStore.open(Path.of(props.getProperty(ROCKSDB_DIR_PROPERTY, DEFAULT_ROCKSDB_DIR).trim()));
+      case "redis":
+        return RedisStore.open(props);
+      case "redis-cluster":
+        return RedisClusterStore.open(props);
+      case "memory":
+        return new MemoryStore();
+      default:
+        throw new ConfigException("unknown store '" + name + "' in property " + STORE_PROPERTY
+            + "; expected one of " + NAMES);
+    }
+  }
+
+  /** Reads an integer property, failing with a message that names it. */
+  public static int intProperty(Properties props, String name, int defaultValue) {
+    String v = props.getProperty(name);
+    if (v == null || v.isBlank()) {
+      return defaultValue;
+    }
+    try {
+      return Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new ConfigException("property " + name + " must be an integer, got '" + v + "'", e);
+    }
+  }
+
+  static void checkSameSize(List<byte[]> keys, List<byte[]> values) {
+    if (keys.size() != values.size()) {
+      throw new IllegalArgumentException(
+          "multiPut needs as many values as keys: " + keys.size() + " keys, " + values.size() + " values");
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package io.pancakej.store;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.pancakej.StoreException;
+
+/**
+ * Records every server-visible operation, one per line, as the adversary (the store operator)
+ * sees it: {@code R <label hex> <value length>} for each key of a read ({@code -1} when absent),
+ * {@code W <label hex> <value length>} for each write and {@code D <label hex> 0} for each delete.
+ * Lines of one multi-operation are contiguous; the audit reads this file.
+ */
+public final class TracingStore implements KvStore {
+  private static final HexFormat HEX = HexFormat.of();
+  private final KvStore delegate;
+  private final Path file;
+  private final BufferedWriter out;
+  private final AtomicBoolean open = new AtomicBoolean(true);
+
+  public TracingStore(KvStore delegate, Path file) {
+    this.delegate = delegate;
+    this.file = file.toAbsolutePath();
+    try {
+      Path parent = this.file.getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      this.out = Files.newBufferedWriter(this.file, StandardCharsets.US_ASCII,
+          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      delegate.close();
+      throw new StoreException("cannot open trace file " + this.file + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public List<byte[]> multiGet(List<byte[]> keys) {
+    List<byte[]> values = delegate.multiGet(keys);
+    StringBuilder sb = new StringBuilder(keys.size() * 48);
+    for (int i = 0; i < keys.size(); i++) {
+      byte[] v = values.get(i);
+      line(sb, 'R', keys.get(i), v == null ? -1 : v.length);
+    }
+    write(sb);
+    return values;
+  }
+
+  @Override
+  public void multiPut(List<byte[]> keys, List<byte[]> values) {
+    delegate.multiPut(keys, values);
+    StringBuilder sb = new StringBuilder(keys.size() * 48);
+    for (int i = 0; i < keys.size(); i++) {
+      line(sb, 'W', keys.get(i), values.get(i).length);
+    }
+    write(sb);
+  }
+
+  @Override
+  public void multiDelete(List<byte[]> keys) {
+    delegate.multiDelete(keys);
+    StringBuilder sb = new StringBuilder(keys.size() * 48);
+    for (byte[] k : keys) {
+      line(sb, 'D', k, 0);
+    }
+    write(sb);
+  }
+
+  private static void line(StringBuilder sb, char op, byte[] key, int length) {
+    sb.append(op).append(' ').append(HEX.formatHex(key)).append(' ').append(length).append('\n');
+  }
+
+  private void write(StringBuilder sb) {
+    synchronized (out) {
+      try {
+        out.write(sb.toString());
+      } catch (IOException e) {
+        throw new StoreException("cannot append to trace file " + file, new UncheckedIOException(e));
+      }
+    }
+  }
+
+  @Override
+  public String describe() {
+    return delegate.describe();
+  }
+
+  @Override
+  public void close() {
+    if (open.compareAndSet(true, false)) {
+      try {
+        synchronized (out) {
+          out.close();
+        }
+      } catch (IOException e) {
+        throw new StoreException("cannot close trace file " + file, e);
+      } finally {
+        delegate.close();
+      }
+    }
+  }
+}
