@@ -1,0 +1,325 @@
+package io.pancakej;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Properties;
+
+import io.pancakej.store.KvStore;
+import io.pancakej.store.Stores;
+
+/**
+ * Immutable configuration of a {@link PancakeClient}, built with {@link #builder()} (checks fail
+ * fast at the setter, with a message naming the setting) or read from properties with
+ * {@link #fromProperties(Properties)}. Every property is listed, with its default, in
+ * {@code docs/configuration.md}.
+ */
+public final class PancakeConfig {
+  /** Directory holding the proxy state (key set, replica plan, estimate, pending updates, key file). */
+  public static final String STATE_DIR_PROPERTY = "pancake.state.dir";
+  public static final String DEFAULT_STATE_DIR = "data/pancake-state";
+  /** Whether a missing state directory may be created (false: a missing state is an error). */
+  public static final String CREATE_PROPERTY = "pancake.state.create";
+  /** Number of real key slots n; defaults to YCSB's {@code recordcount} plus {@code insertcount}. */
+  public static final String CAPACITY_PROPERTY = "pancake.capacity";
+  /** Accesses per batch, B. */
+  public static final String BATCH_SIZE_PROPERTY = "pancake.batch.size";
+  public static final int DEFAULT_BATCH_SIZE = 3;
+  /** Largest value in bytes; every value is padded to this size before encryption. */
+  public static final String VALUE_SIZE_PROPERTY = "pancake.value.size";
+  public static final int DEFAULT_VALUE_SIZE = 1200;
+  /** Largest key in bytes. */
+  public static final String KEY_SIZE_PROPERTY = "pancake.key.size";
+  public static final int DEFAULT_KEY_SIZE = 128;
+  /** Master key file; defaults to {@code master.key} inside the state directory. */
+  public static final String KEY_FILE_PROPERTY = "pancake.key.file";
+  /** Optional distribution file: the initial estimate (warm start); see docs/configuration.md. */
+  public static final String DISTRIBUTION_FILE_PROPERTY = "pancake.distribution.file";
+  /** Minimum rate of background batches per second, which keeps closed-loop callers live. */
+  public static final String PACER_RATE_PROPERTY = "pancake.pacer.rate";
+  public static final double DEFAULT_PACER_RATE = 100.0;
+  /** Background batches as a fraction of the observed request rate (on top of one per request). */
+  public static final String PACER_FRACTION_PROPERTY = "pancake.pacer.fraction";
+  public static final double DEFAULT_PACER_FRACTION = 0.05;
+  /** Seed for the proxy's coins and samplers: tests and reproducible experiments only (insecure). */
+  public static final String SEED_PROPERTY = "pancake.seed";
+  /** YCSB's record count, the default capacity. */
+  public static final String YCSB_RECORD_COUNT = "recordcount";
+  /** YCSB's insert count, added to the default capacity. */
+  public static final String YCSB_INSERT_COUNT = "insertcount";
+
+  private final Path stateDir;
+  private final boolean createIfMissing;
+  private final int capacity;
+  private final int batchSize;
+  private final int valueSize;
+  private final int keySize;
+  private final Path keyFile;
+  private final Path distributionFile;
+  private final double pacerRate;
+  private final double pacerFraction;
+  private final Long seed;
+  private final KvStore store;
+  private final Properties storeProperties;
+
+  private PancakeConfig(Builder b) {
+    this.stateDir = b.stateDir;
+    this.createIfMissing = b.createIfMissing;
+    this.capacity = b.capacity;
+    this.batchSize = b.batchSize;
+    this.valueSize = b.valueSize;
+    this.keySize = b.keySize;
+    this.keyFile = b.keyFile != null ? b.keyFile : b.stateDir.resolve("master.key");
+    this.distributionFile = b.distributionFile;
+    this.pacerRate = b.pacerRate;
+    this.pacerFraction = b.pacerFraction;
+    this.seed = b.seed;
+    this.store = b.store;
+    this.storeProperties = b.storeProperties;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Reads every {@code pancake.*} property (and YCSB's {@code recordcount}/{@code insertcount}
+   * for the default capacity); the store is opened from the same properties by
+   * {@link Stores#open} when the client opens.
+   */
+  public static PancakeConfig fromProperties(Properties props) {
+    Builder b = builder();
+    b.stateDir(Path.of(props.getProperty(STATE_DIR_PROPERTY, DEFAULT_STATE_DIR).trim()));
+    b.createIfMissing(bool(props, CREATE_PROPERTY, true));
+    String cap = props.getProperty(CAPACITY_PROPERTY);
+    if (cap != null && !cap.isBlank()) {
+      b.capacity(Stores.intProperty(props, CAPACITY_PROPERTY, 0));
+    } else if (props.getProperty(YCSB_RECORD_COUNT) != null) {
+      long c = (long) Stores.intProperty(props, YCSB_RECORD_COUNT, 0) + Stores.intProperty(props, YCSB_INSERT_COUNT, 0);
+      b.capacity((int) Math.min(Integer.MAX_VALUE, Math.max(1, c)));
+    }
+    b.batchSize(Stores.intProperty(props, BATCH_SIZE_PROPERTY, DEFAULT_BATCH_SIZE));
+    b.valueSize(Stores.intProperty(props, VALUE_SIZE_PROPERTY, DEFAULT_VALUE_SIZE));
+    b.keySize(Stores.intProperty(props, KEY_SIZE_PROPERTY, DEFAULT_KEY_SIZE));
+    String keyFile = props.getProperty(KEY_FILE_PROPERTY);
+    if (keyFile != null && !keyFile.isBlank()) {
+      b.keyFile(Path.of(keyFile.trim()));
+    }
+    String dist = props.getProperty(DISTRIBUTION_FILE_PROPERTY);
+    if (dist != null && !dist.isBlank()) {
+      b.distributionFile(Path.of(dist.trim()));
+    }
+    b.pacerRate(doubleProperty(props, PACER_RATE_PROPERTY, DEFAULT_PACER_RATE));
+    b.pacerFraction(doubleProperty(props, PACER_FRACTION_PROPERTY, DEFAULT_PACER_FRACTION));
+    String seed = props.getProperty(SEED_PROPERTY);
+    if (seed != null && !seed.isBlank()) {
+      try {
+        b.seed(Long.parseLong(seed.trim()));
+      } catch (NumberFormatException e) {
+        throw new ConfigException("property " + SEED_PROPERTY + " must be an integer, got '" + seed + "'", e);
+      }
+    }
+    Properties copy = new Properties();
+    copy.putAll(props);
+    b.storeProperties(copy);
+    return b.build();
+  }
+
+  private static boolean bool(Properties props, String name, boolean def) {
+    String v = props.getProperty(name);
+    if (v == null || v.isBlank()) {
+      return def;
+    }
+    switch (v.trim().toLowerCase(Locale.ROOT)) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        throw new ConfigException("property " + name + " must be true or false, got '" + v + "'");
+    }
+  }
+
+  private static double doubleProperty(Properties props, String name, double def) {
+    String v = props.getProperty(name);
+    if (v == null || v.isBlank()) {
+      return def;
+    }
+    try {
+      return Double.parseDouble(v.trim());
+    } catch (NumberFormatException e) {
+      throw new ConfigException("property " + name + " must be a number, got '" + v + "'", e);
+    }
+  }
+
+  public Path stateDir() {
+    return stateDir;
+  }
+
+  public boolean createIfMissing() {
+    return createIfMissing;
+  }
+
+  /** Key slots n for a new state; 0 when unset (an existing state knows its own). */
+  public int capacity() {
+    return capacity;
+  }
+
+  public int batchSize() {
+    return batchSize;
+  }
+
+  public int valueSize() {
+    return valueSize;
+  }
+
+  public int keySize() {
+    return keySize;
+  }
+
+  public Path keyFile() {
+    return keyFile;
+  }
+
+  /** The warm-start distribution file, or null. */
+  public Path distributionFile() {
+    return distributionFile;
+  }
+
+  public double pacerRate() {
+    return pacerRate;
+  }
+
+  public double pacerFraction() {
+    return pacerFraction;
+  }
+
+  /** The test seed, or null in production (SecureRandom). */
+  public Long seed() {
+    return seed;
+  }
+
+  /** Opens the configured store: the one given to the builder, else by name from properties. */
+  public KvStore openStore() {
+    if (store != null) {
+      return store;
+    }
+    return Stores.open(storeProperties != null ? storeProperties : new Properties());
+  }
+
+  @Override
+  public String toString() {
+    return "PancakeConfig[stateDir=" + stateDir + ", capacity=" + capacity + ", B=" + batchSize
+        + ", valueSize=" + valueSize + ", keySize=" + keySize + "]";
+  }
+
+  /** Builder with fail-fast checks. */
+  public static final class Builder {
+    private Path stateDir = Path.of(DEFAULT_STATE_DIR);
+    private boolean createIfMissing = true;
+    private int capacity;
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    private int valueSize = DEFAULT_VALUE_SIZE;
+    private int keySize = DEFAULT_KEY_SIZE;
+    private Path keyFile;
+    private Path distributionFile;
+    private double pacerRate = DEFAULT_PACER_RATE;
+    private double pacerFraction = DEFAULT_PACER_FRACTION;
+    private Long seed;
+    private KvStore store;
+    private Properties storeProperties;
+
+    private Builder() {}
+
+    public Builder stateDir(Path dir) {
+      this.stateDir = Objects.requireNonNull(dir, STATE_DIR_PROPERTY);
+      return this;
+    }
+
+    public Builder createIfMissing(boolean create) {
+      this.createIfMissing = create;
+      return this;
+    }
+
+    public Builder capacity(int n) {
+      if (n < 1) {
+        throw new ConfigException(CAPACITY_PROPERTY + " must be at least 1, got " + n);
+      }
+      this.capacity = n;
+      return this;
+    }
+
+    public Builder batchSize(int b) {
+      if (b < 1 || b > 64) {
+        throw new ConfigException(BATCH_SIZE_PROPERTY + " must be between 1 and 64, got " + b);
+      }
+      this.batchSize = b;
+      return this;
+    }
+
+    public Builder valueSize(int bytes) {
+      if (bytes < 1 || bytes > (64 << 20)) {
+        throw new ConfigException(VALUE_SIZE_PROPERTY + " must be between 1 and 64 MiB, got " + bytes);
+      }
+      this.valueSize = bytes;
+      return this;
+    }
+
+    public Builder keySize(int bytes) {
+      if (bytes < 1 || bytes > 65535) {
+        throw new ConfigException(KEY_SIZE_PROPERTY + " must be between 1 and 65535, got " + bytes);
+      }
+      this.keySize = bytes;
+      return this;
+    }
+
+    public Builder keyFile(Path file) {
+      this.keyFile = Objects.requireNonNull(file, KEY_FILE_PROPERTY);
+      return this;
+    }
+
+    public Builder distributionFile(Path file) {
+      this.distributionFile = file;
+      return this;
+    }
+
+    public Builder pacerRate(double batchesPerSecond) {
+      if (!(batchesPerSecond > 0) || batchesPerSecond > 1e6) {
+        throw new ConfigException(PACER_RATE_PROPERTY + " must be above 0 (a rate of 0 can hang a"
+            + " closed-loop caller) and at most 1e6, got " + batchesPerSecond);
+      }
+      this.pacerRate = batchesPerSecond;
+      return this;
+    }
+
+    public Builder pacerFraction(double fraction) {
+      if (!(fraction >= 0) || fraction > 10) {
+        throw new ConfigException(PACER_FRACTION_PROPERTY + " must be between 0 and 10, got " + fraction);
+      }
+      this.pacerFraction = fraction;
+      return this;
+    }
+
+    /** Deterministic coins for tests and experiments; never in production. */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /** Use this store (the client takes ownership and closes it). */
+    public Builder store(KvStore store) {
+      this.store = Objects.requireNonNull(store, "store");
+      return this;
+    }
+
+    /** Properties from which the store is opened by name ({@link Stores#open}). */
+    public Builder storeProperties(Properties props) {
+      this.storeProperties = props;
+      return this;
+    }
+
+    public PancakeConfig build() {
+      return new PancakeConfig(this);
+    }
+  }
+}
