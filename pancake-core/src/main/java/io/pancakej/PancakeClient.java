@@ -3,40 +3,73 @@ package io.pancakej;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
+import io.pancakej.smoothing.Proxy;
+
 /**
- * A PANCAKE proxy in this JVM: thread-safe, every request becomes exactly one batch of B reads
- * and B re-encrypted writes on the store, so that every label is accessed with the same
- * probability. Open with {@link #open(PancakeConfig)}; close to persist the proxy state.
+ * A PANCAKE proxy in this JVM (USENIX Security 2020, sections 3-4). Thread-safe: share one
+ * instance. Every request -- get, put, update, delete, for a present or an absent key -- becomes
+ * exactly one batch of B label reads followed by B writes of freshly encrypted values, so the
+ * store sees every label accessed with the same probability whatever keys the application uses.
+ *
+ * <pre>{@code
+ * PancakeConfig config = PancakeConfig.builder()
+ *     .stateDir(Path.of("data/state")).capacity(100_000)
+ *     .storeProperties(props)          // pancake.store=rocksdb|redis|redis-cluster|memory
+ *     .build();
+ * try (PancakeClient client = PancakeClient.open(config)) {
+ *   client.put(KvClient.utf8("user1"), value);
+ *   client.update(KvClient.utf8("user1"), old -> merge(old));
+ * }
+ * }</pre>
+ *
+ * <p>Open creates the state directory (key file, replica plan, key table) and initializes the
+ * store with 2n sealed replicas on first use; later opens continue from the saved state. Close
+ * persists the state, including updates not yet propagated to every replica.
  */
 public final class PancakeClient implements KvClient {
+  private final Proxy proxy;
 
-  private PancakeClient() {}
+  private PancakeClient(Proxy proxy) {
+    this.proxy = proxy;
+  }
 
   /** Opens (or creates) the proxy state in the configured directory and connects to the store. */
   public static PancakeClient open(PancakeConfig config) {
-    throw new UnsupportedOperationException("engine not wired yet");
+    return new PancakeClient(Proxy.open(config));
   }
 
   @Override
   public Optional<byte[]> get(byte[] key) {
-    throw new UnsupportedOperationException();
+    return proxy.get(key);
   }
 
   @Override
   public void put(byte[] key, byte[] value) {
-    throw new UnsupportedOperationException();
+    proxy.put(key, value);
   }
 
   @Override
   public boolean update(byte[] key, UnaryOperator<byte[]> merge) {
-    throw new UnsupportedOperationException();
+    return proxy.update(key, merge);
   }
 
   @Override
   public boolean delete(byte[] key) {
-    throw new UnsupportedOperationException();
+    return proxy.delete(key);
+  }
+
+  /** Engine counters: requests, batches, UpdateCache size, queue length. */
+  public Proxy.Stats stats() {
+    return proxy.stats();
+  }
+
+  /** Persists the proxy state now (it is also saved at close). */
+  public void checkpoint() {
+    proxy.saveState();
   }
 
   @Override
-  public void close() {}
+  public void close() {
+    proxy.close();
+  }
 }

@@ -11,7 +11,7 @@ import io.pancakej.StoreException;
 
 /** An in-process store on a concurrent hash map: for tests and for measuring the proxy alone. */
 public final class MemoryStore implements KvStore {
-  private final ConcurrentHashMap<ByteBuffer, byte[]> map = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<ByteBuffer, byte[]> map;
   private final AtomicBoolean open = new AtomicBoolean(true);
   private final String name;
 
@@ -20,7 +20,20 @@ public final class MemoryStore implements KvStore {
   }
 
   public MemoryStore(String name) {
+    this(name, new ConcurrentHashMap<>());
+  }
+
+  private MemoryStore(String name, ConcurrentHashMap<ByteBuffer, byte[]> map) {
     this.name = Objects.requireNonNull(name, "name");
+    this.map = map;
+  }
+
+  /**
+   * A new open store over the same contents (a closed one included): simulates a server that
+   * outlives its client, for tests of state carried across client sessions.
+   */
+  public MemoryStore reopen() {
+    return new MemoryStore(name, map);
   }
 
   @Override

@@ -1,0 +1,105 @@
+package io.pancakej.smoothing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+
+import io.pancakej.state.ProxyState.PendingEntry;
+
+/**
+ * PANCAKE's UpdateCache (paper section 4.2, "Supporting writes"): for each key written since its
+ * replicas were last all in sync, the latest value (null = deleted) and a bitmap of the replicas
+ * that already hold it. Every access to a replica of a cached key, real or fake, writes the cached
+ * value back and sets its bit; once every replica has it, the entry goes away.
+ *
+ * <p>Invariants the engine relies on: (1) a key without an entry has its latest value in every
+ * replica; (2) a set bit means the store holds the entry's value in that replica. Entries are
+ * immutable and replaced atomically per key ({@link ConcurrentHashMap#compute}); a bit is set only
+ * after the store acknowledged the write, and only if the entry's version is still the one written.
+ */
+final class UpdateCache {
+
+  /** One entry; immutable. */
+  static final class Entry {
+    final byte[] value;
+    final long version;
+    final long[] marks;
+    final int remaining;
+
+    Entry(byte[] value, long version, int replicas) {
+      this(value, version, new long[(replicas + 63) >>> 6], replicas);
+    }
+
+    private Entry(byte[] value, long version, long[] marks, int remaining) {
+      this.value = value;
+      this.version = version;
+      this.marks = marks;
+      this.remaining = remaining;
+    }
+
+    /** This entry with replica {@code j} marked, or null when that completes it. */
+    Entry mark(int j) {
+      long bit = 1L << (j & 63);
+      if ((marks[j >>> 6] & bit) != 0) {
+        return this;
+      }
+      if (remaining == 1) {
+        return null;
+      }
+      long[] next = marks.clone();
+      next[j >>> 6] |= bit;
+      return new Entry(value, version, next, remaining - 1);
+    }
+  }
+
+  private final ConcurrentHashMap<Integer, Entry> entries = new ConcurrentHashMap<>();
+
+  Entry get(int keySlot) {
+    return entries.get(keySlot);
+  }
+
+  Entry compute(int keySlot, BiFunction<Integer, Entry, Entry> f) {
+    return entries.compute(keySlot, f);
+  }
+
+  /** Marks replica {@code j} of {@code keySlot} as holding version {@code version}. */
+  void markWritten(int keySlot, long version, int j) {
+    entries.computeIfPresent(keySlot, (k, e) -> e.version == version ? e.mark(j) : e);
+  }
+
+  int size() {
+    return entries.size();
+  }
+
+  /** Bytes of cached values, for memory figures. */
+  long valueBytes() {
+    long total = 0;
+    for (Entry e : entries.values()) {
+      total += e.value == null ? 0 : e.value.length;
+    }
+    return total;
+  }
+
+  List<PendingEntry> snapshot() {
+    List<PendingEntry> out = new ArrayList<>(entries.size());
+    for (Map.Entry<Integer, Entry> e : entries.entrySet()) {
+      out.add(new PendingEntry(e.getKey(), e.getValue().value, e.getValue().marks.clone()));
+    }
+    return out;
+  }
+
+  void restore(List<PendingEntry> pending, ReplicaPlan plan, long version) {
+    for (PendingEntry p : pending) {
+      int replicas = plan.replicaCount(p.keySlot());
+      int set = 0;
+      for (long w : p.updatedReplicas()) {
+        set += Long.bitCount(w);
+      }
+      long[] marks = new long[(replicas + 63) >>> 6];
+      System.arraycopy(p.updatedReplicas(), 0, marks, 0, Math.min(marks.length, p.updatedReplicas().length));
+      entries.put(p.keySlot(), new Entry(p.value(), version, marks, Math.max(1, replicas - set)));
+    }
+  }
+}

@@ -1,0 +1,167 @@
+package io.pancakej.state;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.pancakej.StateException;
+
+/**
+ * A snapshot of everything a PANCAKE proxy must carry from one process to the next: sizes, the
+ * estimate, the replica plan (owner and index of every replica slot), the key table, the order in
+ * which free key slots are handed out, and the pending UpdateCache entries.
+ */
+public record ProxyState(
+    String storeDescription,
+    byte[] stateId,
+    int capacity,
+    int valueSize,
+    int keySize,
+    double[] estimate,
+    int[] ownerOf,
+    int[] indexOf,
+    byte[][] keyOfSlot,
+    int[] freeOrder,
+    int nextFree,
+    List<PendingEntry> pending) {
+
+  private static final int FORMAT = 1;
+
+  /** One UpdateCache entry: the latest value (null = deleted) and which replicas already hold it. */
+  public record PendingEntry(int keySlot, byte[] value, long[] updatedReplicas) {}
+
+  /** Serializes to bytes (the caller seals them). */
+  public byte[] toBytes() {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + capacity * 64);
+      DataOutputStream out = new DataOutputStream(bytes);
+      out.writeInt(FORMAT);
+      out.writeUTF(storeDescription);
+      writeBytes(out, stateId);
+      out.writeInt(capacity);
+      out.writeInt(valueSize);
+      out.writeInt(keySize);
+      out.writeInt(estimate.length);
+      for (double p : estimate) {
+        out.writeDouble(p);
+      }
+      out.writeInt(ownerOf.length);
+      for (int i = 0; i < ownerOf.length; i++) {
+        out.writeInt(ownerOf[i]);
+        out.writeInt(indexOf[i]);
+      }
+      out.writeInt(keyOfSlot.length);
+      for (byte[] key : keyOfSlot) {
+        writeBytes(out, key);
+      }
+      out.writeInt(freeOrder.length);
+      for (int slot : freeOrder) {
+        out.writeInt(slot);
+      }
+      out.writeInt(nextFree);
+      out.writeInt(pending.size());
+      for (PendingEntry e : pending) {
+        out.writeInt(e.keySlot());
+        writeBytes(out, e.value());
+        out.writeInt(e.updatedReplicas().length);
+        for (long word : e.updatedReplicas()) {
+          out.writeLong(word);
+        }
+      }
+      out.flush();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Parses {@link #toBytes()} output; a short or malformed input is a {@link StateException}. */
+  public static ProxyState fromBytes(byte[] data) {
+    try {
+      DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
+      int format = in.readInt();
+      if (format != FORMAT) {
+        throw new StateException("proxy state has format " + format + ", this version reads " + FORMAT);
+      }
+      String store = in.readUTF();
+      byte[] id = readBytes(in);
+      int capacity = in.readInt();
+      int valueSize = in.readInt();
+      int keySize = in.readInt();
+      double[] estimate = new double[checkedLength(in.readInt(), data.length)];
+      for (int i = 0; i < estimate.length; i++) {
+        estimate[i] = in.readDouble();
+      }
+      int m = checkedLength(in.readInt(), data.length);
+      int[] owner = new int[m];
+      int[] index = new int[m];
+      for (int i = 0; i < m; i++) {
+        owner[i] = in.readInt();
+        index[i] = in.readInt();
+      }
+      byte[][] keys = new byte[checkedLength(in.readInt(), data.length)][];
+      for (int i = 0; i < keys.length; i++) {
+        keys[i] = readBytes(in);
+      }
+      int[] free = new int[checkedLength(in.readInt(), data.length)];
+      for (int i = 0; i < free.length; i++) {
+        free[i] = in.readInt();
+      }
+      int nextFree = in.readInt();
+      int pendingCount = checkedLength(in.readInt(), data.length);
+      List<PendingEntry> pending = new ArrayList<>(pendingCount);
+      for (int i = 0; i < pendingCount; i++) {
+        int slot = in.readInt();
+        byte[] value = readBytes(in);
+        long[] words = new long[checkedLength(in.readInt(), data.length)];
+        for (int w = 0; w < words.length; w++) {
+          words[w] = in.readLong();
+        }
+        pending.add(new PendingEntry(slot, value, words));
+      }
+      if (in.available() != 0) {
+        throw new StateException("proxy state has " + in.available() + " unexpected trailing bytes");
+      }
+      return new ProxyState(store, id, capacity, valueSize, keySize, estimate, owner, index, keys, free, nextFree, pending);
+    } catch (EOFException e) {
+      throw new StateException("proxy state is truncated", e);
+    } catch (IOException e) {
+      throw new StateException("proxy state cannot be parsed: " + e.getMessage(), e);
+    }
+  }
+
+  private static int checkedLength(int length, int bound) {
+    if (length < 0 || length > bound) {
+      throw new StateException("proxy state is damaged (a length of " + length + " is out of range)");
+    }
+    return length;
+  }
+
+  private static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
+    if (b == null) {
+      out.writeInt(-1);
+    } else {
+      out.writeInt(b.length);
+      out.write(b);
+    }
+  }
+
+  private static byte[] readBytes(DataInputStream in) throws IOException {
+    int length = in.readInt();
+    if (length == -1) {
+      return null;
+    }
+    if (length < 0 || length > in.available()) {
+      throw new StateException("proxy state is damaged (a byte string of " + length + " bytes overruns the file)");
+    }
+    byte[] b = new byte[length];
+    in.readFully(b);
+    return b;
+  }
+}

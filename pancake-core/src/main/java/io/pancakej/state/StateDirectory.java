@@ -1,0 +1,160 @@
+package io.pancakej.state;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+
+import io.pancakej.IntegrityException;
+import io.pancakej.StateException;
+import io.pancakej.crypto.Aead;
+import io.pancakej.crypto.MasterKey;
+
+/**
+ * A proxy state directory: a sealed state file ({@code state.bin}, AES-GCM under a key derived
+ * from the master key, written atomically by temp file, fsync and rename) and an exclusive lock
+ * ({@code state.lock}) so that two processes never drive one state at once. The file header
+ * carries the master key's fingerprint in clear, so a wrong key is reported as such.
+ */
+public final class StateDirectory implements AutoCloseable {
+  public static final String STATE_FILE = "state.bin";
+  public static final String LOCK_FILE = "state.lock";
+  private static final byte[] MAGIC = "PCKJST01".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] ASSOCIATED_DATA = "pancake-j proxy state v1".getBytes(StandardCharsets.US_ASCII);
+
+  private final Path dir;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+
+  private StateDirectory(Path dir, FileChannel lockChannel, FileLock lock) {
+    this.dir = dir;
+    this.lockChannel = lockChannel;
+    this.lock = lock;
+  }
+
+  /** True if {@code dir} holds a state file. */
+  public static boolean exists(Path dir) {
+    return Files.isRegularFile(dir.resolve(STATE_FILE));
+  }
+
+  /** Creates {@code dir} if needed and takes its exclusive lock. */
+  public static StateDirectory lock(Path dir) {
+    Path abs = dir.toAbsolutePath().normalize();
+    FileChannel channel = null;
+    try {
+      Files.createDirectories(abs);
+      channel = FileChannel.open(abs.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      FileLock lock = channel.tryLock();
+      if (lock == null) {
+        channel.close();
+        throw new StateException("state directory " + abs + " is in use by another process");
+      }
+      return new StateDirectory(abs, channel, lock);
+    } catch (OverlappingFileLockException e) {
+      closeQuietly(channel);
+      throw new StateException("state directory " + abs + " is already open in this JVM", e);
+    } catch (IOException e) {
+      closeQuietly(channel);
+      throw new StateException("cannot lock state directory " + abs + ": " + e.getMessage(), e);
+    }
+  }
+
+  public Path path() {
+    return dir;
+  }
+
+  /** Seals and atomically replaces the state file. */
+  public void save(ProxyState state, MasterKey key) {
+    byte[] fingerprint = key.fingerprint().getBytes(StandardCharsets.US_ASCII);
+    byte[] sealed = new Aead(key.derive("pancake-j state seal v1")).encrypt(state.toBytes(), ASSOCIATED_DATA);
+    ByteBuffer out = ByteBuffer.allocate(MAGIC.length + 1 + fingerprint.length + sealed.length);
+    out.put(MAGIC).put((byte) fingerprint.length).put(fingerprint).put(sealed);
+    Path tmp = dir.resolve(STATE_FILE + ".tmp");
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          StandardOpenOption.TRUNCATE_EXISTING)) {
+        out.flip();
+        while (out.hasRemaining()) {
+          ch.write(out);
+        }
+        ch.force(true);
+      }
+      try {
+        Files.move(tmp, dir.resolve(STATE_FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, dir.resolve(STATE_FILE), StandardCopyOption.REPLACE_EXISTING);
+      }
+      try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+        d.force(true);
+      } catch (IOException ignored) {
+        // some file systems cannot fsync a directory; the rename is still atomic
+      }
+    } catch (IOException e) {
+      throw new StateException("cannot write proxy state to " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Reads and authenticates the state file. */
+  public ProxyState load(MasterKey key) {
+    Path file = dir.resolve(STATE_FILE);
+    byte[] data;
+    try {
+      data = Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new StateException("cannot read proxy state " + file + ": " + e.getMessage(), e);
+    }
+    if (data.length < MAGIC.length + 1 || !Arrays.equals(Arrays.copyOf(data, MAGIC.length), MAGIC)) {
+      throw new StateException("file " + file + " is not a PANCAKE-J state file (damaged or truncated)");
+    }
+    int fpLength = data[MAGIC.length] & 0xff;
+    int sealedStart = MAGIC.length + 1 + fpLength;
+    if (data.length < sealedStart) {
+      throw new StateException("proxy state " + file + " is truncated");
+    }
+    String fingerprint = new String(data, MAGIC.length + 1, fpLength, StandardCharsets.US_ASCII);
+    if (!fingerprint.equals(key.fingerprint())) {
+      throw new IntegrityException("the master key does not match proxy state " + file
+          + " (key fingerprint " + key.fingerprint() + ", state was sealed under " + fingerprint
+          + "); use the key file this state was created with");
+    }
+    byte[] plain;
+    try {
+      plain = new Aead(key.derive("pancake-j state seal v1"))
+          .decrypt(Arrays.copyOfRange(data, sealedStart, data.length), ASSOCIATED_DATA);
+    } catch (IntegrityException e) {
+      throw new StateException("proxy state " + file + " is damaged or truncated (authentication failed)", e);
+    }
+    return ProxyState.fromBytes(plain);
+  }
+
+  private static void closeQuietly(FileChannel ch) {
+    if (ch != null) {
+      try {
+        ch.close();
+      } catch (IOException ignored) {
+        // nothing to do
+      }
+    }
+  }
+
+  /** Releases the lock. Idempotent. */
+  @Override
+  public void close() {
+    try {
+      if (lock.isValid()) {
+        lock.release();
+      }
+      lockChannel.close();
+    } catch (IOException e) {
+      throw new StateException("cannot release the lock of " + dir, e);
+    }
+  }
+}
