@@ -1,7 +1,6 @@
 package io.pancakej.crypto;
 
 import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
@@ -16,7 +15,7 @@ import io.pancakej.PancakeException;
  * {@code nonce (12 bytes) || ciphertext || tag (16 bytes)}.
  *
  * <p>Security guarantees: every call to {@link #encrypt} draws a fresh random 96-bit nonce from
- * a per-thread {@link SecureRandom}, so two encryptions of the same plaintext differ and the
+ * a per-thread {@link CtrDrbg} seeded by {@link java.security.SecureRandom}, so two encryptions of the same plaintext differ and the
  * store cannot tell a re-encryption from a new value. Decryption authenticates both the
  * ciphertext and the associated data: any change to either, or a different key, raises
  * {@link IntegrityException}, never garbage. With random nonces one key should seal fewer than
@@ -30,7 +29,7 @@ public final class Aead {
 
   private final SecretKeySpec key;
   private final ThreadLocal<Cipher> cipher = ThreadLocal.withInitial(Aead::newCipher);
-  private final ThreadLocal<SecureRandom> random = ThreadLocal.withInitial(SecureRandom::new);
+  private final ThreadLocal<CtrDrbg> random = ThreadLocal.withInitial(CtrDrbg::new);
 
   public Aead(byte[] key) {
     if (key.length != 32) {

@@ -27,6 +27,7 @@ import io.pancakej.PancakeException;
 import io.pancakej.StateException;
 import io.pancakej.ValueTooLargeException;
 import io.pancakej.crypto.Aead;
+import io.pancakej.crypto.CtrDrbg;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.crypto.Prf;
 import io.pancakej.distribution.DistributionFile;
@@ -116,13 +117,7 @@ public final class Proxy implements AutoCloseable {
 
   private static ThreadLocal<RandomGenerator> randomSource(Long seed) {
     if (seed == null) {
-      return ThreadLocal.withInitial(() -> {
-        try {
-          return SecureRandom.getInstance("DRBG");
-        } catch (java.security.NoSuchAlgorithmException e) {
-          return new SecureRandom();
-        }
-      });
+      return ThreadLocal.withInitial(CtrDrbg::new);
     }
     SplittableRandom root = new SplittableRandom(seed);
     return ThreadLocal.withInitial(() -> {
