@@ -57,8 +57,8 @@ final class RedisBinary {
       if (!exe.toFile().setExecutable(true, true)) {
         throw new IOException("cannot make " + exe + " executable");
       }
+      dir.toFile().deleteOnExit(); // deleteOnExit runs in reverse order: the file goes first
       exe.toFile().deleteOnExit();
-      dir.toFile().deleteOnExit();
       return exe;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot extract " + resource, e);
