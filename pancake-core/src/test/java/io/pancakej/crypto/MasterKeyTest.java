@@ -87,6 +87,39 @@ class MasterKeyTest {
   }
 
   @Test
+  void loadOrCreate_racingThreads_allGetTheOneKeyThatWasWritten() throws Exception {
+    Path file = tmp.resolve("raced.key");
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+      List<java.util.concurrent.Future<String>> prints = new java.util.ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        prints.add(pool.submit(() -> {
+          go.await();
+          return MasterKey.loadOrCreate(file).fingerprint();
+        }));
+      }
+      go.countDown();
+      String onDisk = MasterKey.load(waitFor(file)).fingerprint();
+      for (java.util.concurrent.Future<String> f : prints) {
+        assertEquals(onDisk, f.get(10, java.util.concurrent.TimeUnit.SECONDS));
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    try (java.util.stream.Stream<Path> files = Files.list(tmp)) {
+      assertEquals(List.of(file), files.toList(), "no temporary files left behind");
+    }
+  }
+
+  private static Path waitFor(Path file) throws InterruptedException {
+    for (int i = 0; i < 500 && !Files.exists(file); i++) {
+      Thread.sleep(10);
+    }
+    return file;
+  }
+
+  @Test
   void loadOrCreate_inTwoPlaces_givesDifferentKeys() {
     assertNotEquals(MasterKey.loadOrCreate(tmp.resolve("a")).fingerprint(),
         MasterKey.loadOrCreate(tmp.resolve("b")).fingerprint());
