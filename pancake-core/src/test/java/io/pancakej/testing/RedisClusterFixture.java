@@ -90,7 +90,7 @@ public final class RedisClusterFixture implements AutoCloseable {
           if (!lastInfo.contains("cluster_state:ok")
               || !lastInfo.contains("cluster_slots_assigned:" + SLOTS)
               || !lastInfo.contains("cluster_known_nodes:" + NODES)
-              || j.clusterSlots().size() != NODES) {
+              || !allConnected(j.clusterNodes())) {
             ready = false;
             break;
           }
@@ -107,6 +107,20 @@ public final class RedisClusterFixture implements AutoCloseable {
     }
     throw new IllegalStateException("Redis Cluster " + seeds() + " not ready within " + READY_TIMEOUT_MS
         + " ms; last CLUSTER INFO:\n" + lastInfo);
+  }
+
+  /** Whether a {@code CLUSTER NODES} reply lists every node as a connected master, none failing or in handshake. */
+  private static boolean allConnected(String clusterNodes) {
+    String[] lines = clusterNodes.strip().split("\n");
+    if (lines.length != NODES) {
+      return false;
+    }
+    for (String line : lines) {
+      if (!line.contains("master") || !line.contains(" connected") || line.contains("fail") || line.contains("handshake")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The host every node listens on: {@code 127.0.0.1}. */

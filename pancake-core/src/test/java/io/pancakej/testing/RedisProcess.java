@@ -183,7 +183,7 @@ final class RedisProcess {
 
   private static boolean isFree(int port) {
     try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getByName(HOST))) {
-      return true;
+      return s.getLocalPort() == port;
     } catch (IOException e) {
       return false;
     }
