@@ -12,7 +12,6 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HexFormat;
-import java.util.Set;
 
 import org.bouncycastle.crypto.digests.SHA256Digest;
 import org.bouncycastle.crypto.generators.HKDFBytesGenerator;
@@ -71,18 +70,35 @@ public final class MasterKey {
         Files.createDirectories(parent);
       }
       byte[] text = (FILE_HEADER + HexFormat.of().formatHex(key.secret) + "\n").getBytes(StandardCharsets.US_ASCII);
-      if (isPosix(file)) {
-        Set<PosixFilePermission> ownerOnly = EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(ownerOnly));
-      } else {
-        Files.createFile(file);
-      }
-      Files.write(file, text, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.SYNC);
+      publish(file, text);
       return key;
     } catch (FileAlreadyExistsException e) {
       return load(file); // another process created it first
     } catch (IOException e) {
       throw new ConfigException("cannot create master key file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Writes the complete key file under a temporary name with owner-only permissions, then links
+   * it into place, so that a concurrent reader never sees a half-written file and an existing
+   * file is never replaced ({@link FileAlreadyExistsException} instead).
+   */
+  private static void publish(Path file, byte[] text) throws IOException {
+    Path dir = file.toAbsolutePath().getParent();
+    Path tmp = isPosix(file)
+        ? Files.createTempFile(dir, ".master-key", ".tmp", PosixFilePermissions.asFileAttribute(
+            EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE)))
+        : Files.createTempFile(dir, ".master-key", ".tmp");
+    try {
+      Files.write(tmp, text, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.SYNC);
+      try {
+        Files.createLink(file, tmp); // atomic, and fails when the file exists
+      } catch (UnsupportedOperationException e) {
+        Files.move(tmp, file); // no hard links here: not atomic against a racing creator, never replaces
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
     }
   }
 

@@ -3,6 +3,7 @@ package io.pancakej.store;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -62,6 +63,9 @@ public final class RocksDbStore implements KvStore {
   @Override
   public List<byte[]> multiGet(List<byte[]> keys) {
     checkOpen();
+    if (keys.isEmpty()) {
+      return new ArrayList<>(0); // multiGetAsList asserts a non-empty list
+    }
     try {
       return db.multiGetAsList(keys);
     } catch (RocksDBException e) {
@@ -73,6 +77,9 @@ public final class RocksDbStore implements KvStore {
   public void multiPut(List<byte[]> keys, List<byte[]> values) {
     checkOpen();
     Stores.checkSameSize(keys, values);
+    if (keys.isEmpty()) {
+      return;
+    }
     try (WriteBatch batch = new WriteBatch()) {
       for (int i = 0; i < keys.size(); i++) {
         batch.put(keys.get(i), values.get(i));
@@ -86,6 +93,9 @@ public final class RocksDbStore implements KvStore {
   @Override
   public void multiDelete(List<byte[]> keys) {
     checkOpen();
+    if (keys.isEmpty()) {
+      return;
+    }
     try (WriteBatch batch = new WriteBatch()) {
       for (byte[] k : keys) {
         batch.delete(k);

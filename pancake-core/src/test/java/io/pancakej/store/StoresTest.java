@@ -1,0 +1,52 @@
+package io.pancakej.store;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Properties;
+
+import org.junit.jupiter.api.Test;
+
+import io.pancakej.ConfigException;
+
+class StoresTest {
+
+  @Test
+  void open_withUnknownStoreName_namesThePropertyAndTheValidNames() {
+    Properties p = new Properties();
+    p.setProperty(Stores.STORE_PROPERTY, "nosuch");
+    ConfigException e = assertThrows(ConfigException.class, () -> Stores.open(p));
+    String m = e.getMessage();
+    assertTrue(m.contains("pancake.store"), m);
+    assertTrue(m.contains("nosuch"), m);
+    for (String name : Stores.NAMES) {
+      assertTrue(m.contains(name), m);
+    }
+  }
+
+  @Test
+  void open_withNonNumericRedisPort_namesTheProperty() {
+    Properties p = new Properties();
+    p.setProperty(Stores.STORE_PROPERTY, "redis");
+    p.setProperty(Stores.REDIS_PORT_PROPERTY, "sixty");
+    ConfigException e = assertThrows(ConfigException.class, () -> Stores.open(p));
+    assertTrue(e.getMessage().contains("redis.port"), e.getMessage());
+  }
+
+  @Test
+  void open_redisClusterWithoutNodes_namesTheProperty() {
+    Properties p = new Properties();
+    p.setProperty(Stores.STORE_PROPERTY, "redis-cluster");
+    ConfigException e = assertThrows(ConfigException.class, () -> Stores.open(p));
+    assertTrue(e.getMessage().contains("redis.cluster.nodes"), e.getMessage());
+  }
+
+  @Test
+  void open_memoryByName_ignoringCaseAndSpaces() {
+    Properties p = new Properties();
+    p.setProperty(Stores.STORE_PROPERTY, " Memory ");
+    try (KvStore s = Stores.open(p)) {
+      assertTrue(s instanceof MemoryStore);
+    }
+  }
+}

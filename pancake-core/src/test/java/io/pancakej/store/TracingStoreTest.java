@@ -1,0 +1,72 @@
+package io.pancakej.store;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.pancakej.StoreException;
+
+class TracingStoreTest {
+  @TempDir
+  Path tmp;
+
+  @Test
+  void trace_recordsReadsWritesAndDeletes_asDocumentedLines() throws IOException {
+    Path file = tmp.resolve("trace/ops.log");
+    try (TracingStore store = new TracingStore(new MemoryStore(), file)) {
+      store.multiPut(List.of(new byte[] {0x00, (byte) 0xab}, new byte[] {0x10}), List.of(new byte[5], new byte[0]));
+      store.multiGet(List.of(new byte[] {0x00, (byte) 0xab}, new byte[] {0x7f}, new byte[] {0x10}));
+      store.multiDelete(List.of(new byte[] {0x10}));
+      store.get(new byte[] {0x10});
+    }
+    assertEquals(List.of(
+        "W 00ab 5",
+        "W 10 0",
+        "R 00ab 5",
+        "R 7f -1",
+        "R 10 0",
+        "D 10 0",
+        "R 10 -1"), Files.readAllLines(file, StandardCharsets.US_ASCII));
+  }
+
+  @Test
+  void trace_appendsToAnExistingFile() throws IOException {
+    Path file = tmp.resolve("ops.log");
+    Files.writeString(file, "W ff 1\n", UTF_8);
+    try (TracingStore store = new TracingStore(new MemoryStore(), file)) {
+      store.put(new byte[] {1}, new byte[] {2, 3});
+    }
+    assertEquals(List.of("W ff 1", "W 01 2"), Files.readAllLines(file, UTF_8));
+  }
+
+  @Test
+  void failedOperation_isNotTraced() throws IOException {
+    Path file = tmp.resolve("ops.log");
+    TracingStore store = new TracingStore(new MemoryStore(), file);
+    store.close();
+    store.close();
+    assertThrows(StoreException.class, () -> store.get(new byte[] {1}));
+    assertEquals(0, Files.size(file));
+  }
+
+  @Test
+  void stores_wrapsInATracer_whenTheTraceFilePropertyIsSet() {
+    Properties p = new Properties();
+    p.setProperty(Stores.STORE_PROPERTY, "memory");
+    p.setProperty(Stores.TRACE_FILE_PROPERTY, tmp.resolve("t.log").toString());
+    try (KvStore store = Stores.open(p)) {
+      assertTrue(store instanceof TracingStore, store.getClass().getName());
+    }
+  }
+}
