@@ -138,7 +138,7 @@ public final class PathOramClient implements KvClient {
         throw new ConfigException(CAPACITY_PROPERTY + " must be at most 2^" + TreeLayout.MAX_HEIGHT
             + " for Path ORAM, got " + b.capacity);
       }
-      this.tree = TreeLayout.forCapacity(b.capacity);
+      this.tree = b.treeHeight != null ? new TreeLayout(b.treeHeight) : TreeLayout.forCapacity(b.capacity);
       this.keySize = b.keySize != null ? b.keySize : DEFAULT_KEY_SIZE;
       this.valueSize = b.valueSize != null ? b.valueSize : DEFAULT_VALUE_SIZE;
       this.table = new BlockTable(b.capacity);
@@ -474,8 +474,15 @@ public final class PathOramClient implements KvClient {
     private MasterKey masterKey;
     private int stashMax = DEFAULT_STASH_MAX;
     private Long seed;
+    private Integer treeHeight;
 
     private Builder() {}
+
+    /** Tests only: a tree lower than ceil(log2(capacity)), to overload the stash on purpose. */
+    Builder treeHeight(int height) {
+      this.treeHeight = height;
+      return this;
+    }
 
     /** The store to use; the client takes ownership and closes it (also when opening fails). */
     public Builder store(KvStore store) {

@@ -142,7 +142,7 @@ final class StateFile {
       String store = in.readUTF();
       long accesses = in.readLong();
       int maxStash = in.readInt();
-      if (height < 0 || height > TreeLayout.MAX_HEIGHT || capacity < 1 || capacity > (1 << height)) {
+      if (height < 0 || height > TreeLayout.MAX_HEIGHT || capacity < 1 || capacity > (1 << TreeLayout.MAX_HEIGHT)) {
         throw new StateException("Path ORAM state file " + f + " is malformed (height " + height
             + ", capacity " + capacity + ")");
       }
