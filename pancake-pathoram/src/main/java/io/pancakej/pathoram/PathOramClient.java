@@ -159,7 +159,7 @@ public final class PathOramClient implements KvClient {
   private void initializeTree() {
     long total = tree.buckets;
     boolean verbose = total > 100_000;
-    long nextReport = total / 10;
+    int decile = 1;
     List<byte[]> labels = new ArrayList<>(INIT_CHUNK);
     List<byte[]> values = new ArrayList<>(INIT_CHUNK);
     for (long bucket = 0; bucket < total; bucket++) {
@@ -171,10 +171,10 @@ public final class PathOramClient implements KvClient {
         labels.clear();
         values.clear();
       }
-      if (verbose && bucket + 1 >= nextReport) {
+      if (verbose && (bucket + 1) * 10 >= total * decile) {
         System.err.printf(Locale.ROOT, "pathoram: initialized %d of %d buckets (%d%%)%n",
-            bucket + 1, total, (bucket + 1) * 100 / total);
-        nextReport += total / 10;
+            bucket + 1, total, decile * 10);
+        decile++;
       }
     }
   }

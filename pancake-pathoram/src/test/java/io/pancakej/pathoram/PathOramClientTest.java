@@ -251,6 +251,23 @@ class PathOramClientTest {
   }
 
   @Test
+  void initializingALargeTree_writesEveryBucket_andReportsProgress() {
+    java.io.PrintStream saved = System.err;
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    MemoryStore store = new MemoryStore();
+    System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+    try (PathOramClient c = PathOramClient.builder().store(new RecordingStore(store)).stateDir(dir)
+        .capacity(65_536).keySize(8).valueSize(8).seed(9).build()) {
+      assertEquals(17, c.stats().bucketsPerAccess());
+    } finally {
+      System.setErr(saved);
+    }
+    assertEquals((1 << 17) - 1, store.size());
+    String log = err.toString(StandardCharsets.UTF_8);
+    assertTrue(log.contains("(10%)") && log.contains("(100%)"), log);
+  }
+
+  @Test
   void closedClient_refusesAccess_andCloseIsIdempotent() {
     PathOramClient c = small(dir, 4, 8).build();
     c.close();
