@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 
@@ -25,6 +26,7 @@ import redis.clients.jedis.exceptions.JedisException;
 public final class RedisClusterStore implements KvStore {
   private final JedisCluster cluster;
   private final String description;
+  private final AtomicBoolean open = new AtomicBoolean(true);
 
   public RedisClusterStore(Set<HostAndPort> seeds, String password, int timeoutMs) {
     DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
@@ -68,6 +70,10 @@ public final class RedisClusterStore implements KvStore {
 
   @Override
   public List<byte[]> multiGet(List<byte[]> keys) {
+    checkOpen();
+    if (keys.isEmpty()) {
+      return new ArrayList<>(0);
+    }
     try (ClusterPipeline p = cluster.pipelined()) {
       List<Response<byte[]>> responses = new ArrayList<>(keys.size());
       for (byte[] k : keys) {
@@ -86,7 +92,11 @@ public final class RedisClusterStore implements KvStore {
 
   @Override
   public void multiPut(List<byte[]> keys, List<byte[]> values) {
+    checkOpen();
     Stores.checkSameSize(keys, values);
+    if (keys.isEmpty()) {
+      return;
+    }
     try (ClusterPipeline p = cluster.pipelined()) {
       List<Response<String>> responses = new ArrayList<>(keys.size());
       for (int i = 0; i < keys.size(); i++) {
@@ -103,6 +113,10 @@ public final class RedisClusterStore implements KvStore {
 
   @Override
   public void multiDelete(List<byte[]> keys) {
+    checkOpen();
+    if (keys.isEmpty()) {
+      return;
+    }
     try (ClusterPipeline p = cluster.pipelined()) {
       for (byte[] k : keys) {
         p.del(k);
@@ -113,6 +127,12 @@ public final class RedisClusterStore implements KvStore {
     }
   }
 
+  private void checkOpen() {
+    if (!open.get()) {
+      throw new StoreException("Redis Cluster store " + description + " is closed");
+    }
+  }
+
   @Override
   public String describe() {
     return description;
@@ -120,10 +140,12 @@ public final class RedisClusterStore implements KvStore {
 
   @Override
   public void close() {
-    try {
-      cluster.close();
-    } catch (RuntimeException e) {
-      throw new StoreException("closing the Redis Cluster client failed", e);
+    if (open.compareAndSet(true, false)) {
+      try {
+        cluster.close();
+      } catch (RuntimeException e) {
+        throw new StoreException("closing the Redis Cluster client failed", e);
+      }
     }
   }
 }

@@ -1,8 +1,10 @@
 package io.pancakej.store;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.pancakej.StoreException;
 import redis.clients.jedis.Jedis;
@@ -14,6 +16,12 @@ import redis.clients.jedis.exceptions.JedisException;
 /**
  * A standalone Redis server through a Jedis connection pool. A multi-get is one {@code MGET},
  * a multi-put one {@code MSET} (atomic on the server), a multi-delete one {@code DEL}.
+ *
+ * <p>Outages: a connection failure raises {@link StoreException} and drops every idle pooled
+ * connection, so that once the server is back the same store object reconnects instead of
+ * failing on stale sockets. A multi-get that fails on a connection is retried once on a fresh
+ * connection (reads are side-effect free); writes and deletes are never retried, since a write
+ * whose reply was lost may have been applied and replaying it could undo a later write.
  */
 public final class RedisStore implements KvStore {
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -23,6 +31,7 @@ public final class RedisStore implements KvStore {
 
   private final JedisPool pool;
   private final String description;
+  private final AtomicBoolean open = new AtomicBoolean(true);
 
   public RedisStore(String host, int port, String password, int db, int timeoutMs) {
     JedisPoolConfig config = new JedisPoolConfig();
@@ -54,16 +63,39 @@ public final class RedisStore implements KvStore {
 
   @Override
   public List<byte[]> multiGet(List<byte[]> keys) {
-    try (Jedis j = pool.getResource()) {
-      return j.mget(keys.toArray(new byte[0][]));
+    checkOpen();
+    if (keys.isEmpty()) {
+      return new ArrayList<>(0); // MGET needs at least one key
+    }
+    byte[][] args = keys.toArray(new byte[0][]);
+    try {
+      return mget(args);
+    } catch (JedisConnectionException e) {
+      dropIdleConnections();
+      try {
+        return mget(args); // once, on a fresh connection: the first may have been stale
+      } catch (JedisException retry) {
+        retry.addSuppressed(e);
+        throw failed("Redis MGET failed on " + description, retry);
+      }
     } catch (JedisException e) {
-      throw failure("Redis MGET failed on " + description, e);
+      throw failed("Redis MGET failed on " + description, e);
+    }
+  }
+
+  private List<byte[]> mget(byte[][] keys) {
+    try (Jedis j = pool.getResource()) {
+      return j.mget(keys);
     }
   }
 
   @Override
   public void multiPut(List<byte[]> keys, List<byte[]> values) {
+    checkOpen();
     Stores.checkSameSize(keys, values);
+    if (keys.isEmpty()) {
+      return;
+    }
     byte[][] kv = new byte[keys.size() * 2][];
     for (int i = 0; i < keys.size(); i++) {
       kv[2 * i] = keys.get(i);
@@ -72,19 +104,42 @@ public final class RedisStore implements KvStore {
     try (Jedis j = pool.getResource()) {
       j.mset(kv);
     } catch (JedisException e) {
-      throw failure("Redis MSET failed on " + description, e);
+      throw failed("Redis MSET failed on " + description, e);
     }
   }
 
   @Override
   public void multiDelete(List<byte[]> keys) {
+    checkOpen();
     if (keys.isEmpty()) {
       return;
     }
     try (Jedis j = pool.getResource()) {
       j.del(keys.toArray(new byte[0][]));
     } catch (JedisException e) {
-      throw failure("Redis DEL failed on " + description, e);
+      throw failed("Redis DEL failed on " + description, e);
+    }
+  }
+
+  /** Maps a Jedis failure, dropping idle connections first when the connection broke. */
+  private StoreException failed(String what, JedisException e) {
+    if (e instanceof JedisConnectionException) {
+      dropIdleConnections();
+    }
+    return failure(what, e);
+  }
+
+  private void dropIdleConnections() {
+    try {
+      pool.clear();
+    } catch (RuntimeException e) {
+      // best effort: a stale connection left behind only fails one more call
+    }
+  }
+
+  private void checkOpen() {
+    if (!open.get()) {
+      throw new StoreException("Redis store " + description + " is closed");
     }
   }
 
@@ -100,8 +155,12 @@ public final class RedisStore implements KvStore {
 
   @Override
   public void close() {
-    if (!pool.isClosed()) {
-      pool.close();
+    if (open.compareAndSet(true, false)) {
+      try {
+        pool.close();
+      } catch (JedisException e) {
+        throw failure("closing the Redis pool for " + description + " failed", e);
+      }
     }
   }
 }

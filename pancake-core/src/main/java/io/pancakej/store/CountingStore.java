@@ -1,0 +1,134 @@
+package io.pancakej.store;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counts the server-visible work done through a store (after facebook/oram's
+ * {@code CountAccessesDatabase}): round trips, keys read, written and deleted, and bytes read and
+ * written. Bandwidth figures and tests read the counts with {@link #snapshot()}.
+ *
+ * <p>What is counted, for each multi-operation that returns normally (a failed operation counts
+ * nothing, an operation on an empty list is not a round trip and counts nothing):
+ * <ul>
+ *   <li>{@code roundTrips}: one per {@link #multiGet}, {@link #multiPut} or {@link #multiDelete}
+ *       call (single-key {@link #get}/{@link #put} are one-element multi-operations);</li>
+ *   <li>{@code keysRead}, {@code keysWritten}, {@code keysDeleted}: one per list position,
+ *       duplicates included;</li>
+ *   <li>{@code bytesRead}: key length plus returned value length for every key read (an absent
+ *       value counts 0);</li>
+ *   <li>{@code bytesWritten}: key length plus value length for every key written, and key length
+ *       for every key deleted.</li>
+ * </ul>
+ * Thread-safe: counters are {@link LongAdder}s, so a snapshot taken while other threads work is
+ * not an atomic cut across counters.
+ */
+public final class CountingStore implements KvStore {
+  private final KvStore delegate;
+  private final LongAdder roundTrips = new LongAdder();
+  private final LongAdder keysRead = new LongAdder();
+  private final LongAdder keysWritten = new LongAdder();
+  private final LongAdder keysDeleted = new LongAdder();
+  private final LongAdder bytesRead = new LongAdder();
+  private final LongAdder bytesWritten = new LongAdder();
+
+  public CountingStore(KvStore delegate) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+  }
+
+  /** The counts so far. */
+  public record Counts(long roundTrips, long keysRead, long keysWritten, long keysDeleted,
+      long bytesRead, long bytesWritten) {
+
+    /** Counts with every field zero. */
+    public static final Counts ZERO = new Counts(0, 0, 0, 0, 0, 0);
+
+    /** Field-by-field difference {@code this - earlier}: the work done between two snapshots. */
+    public Counts minus(Counts earlier) {
+      return new Counts(roundTrips - earlier.roundTrips, keysRead - earlier.keysRead,
+          keysWritten - earlier.keysWritten, keysDeleted - earlier.keysDeleted,
+          bytesRead - earlier.bytesRead, bytesWritten - earlier.bytesWritten);
+    }
+  }
+
+  /** The current counts. */
+  public Counts snapshot() {
+    return new Counts(roundTrips.sum(), keysRead.sum(), keysWritten.sum(), keysDeleted.sum(),
+        bytesRead.sum(), bytesWritten.sum());
+  }
+
+  /** Sets every counter back to zero. */
+  public void reset() {
+    roundTrips.reset();
+    keysRead.reset();
+    keysWritten.reset();
+    keysDeleted.reset();
+    bytesRead.reset();
+    bytesWritten.reset();
+  }
+
+  /** The wrapped store. */
+  public KvStore delegate() {
+    return delegate;
+  }
+
+  @Override
+  public List<byte[]> multiGet(List<byte[]> keys) {
+    List<byte[]> values = delegate.multiGet(keys);
+    if (!keys.isEmpty()) {
+      long bytes = 0;
+      for (int i = 0; i < keys.size(); i++) {
+        byte[] v = values.get(i);
+        bytes += keys.get(i).length + (v == null ? 0 : v.length);
+      }
+      roundTrips.increment();
+      keysRead.add(keys.size());
+      bytesRead.add(bytes);
+    }
+    return values;
+  }
+
+  @Override
+  public void multiPut(List<byte[]> keys, List<byte[]> values) {
+    delegate.multiPut(keys, values);
+    if (!keys.isEmpty()) {
+      long bytes = 0;
+      for (int i = 0; i < keys.size(); i++) {
+        bytes += keys.get(i).length + values.get(i).length;
+      }
+      roundTrips.increment();
+      keysWritten.add(keys.size());
+      bytesWritten.add(bytes);
+    }
+  }
+
+  @Override
+  public void multiDelete(List<byte[]> keys) {
+    delegate.multiDelete(keys);
+    if (!keys.isEmpty()) {
+      long bytes = 0;
+      for (byte[] k : keys) {
+        bytes += k.length;
+      }
+      roundTrips.increment();
+      keysDeleted.add(keys.size());
+      bytesWritten.add(bytes);
+    }
+  }
+
+  @Override
+  public String describe() {
+    return delegate.describe();
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+
+  @Override
+  public String toString() {
+    return "CountingStore[" + delegate.describe() + ", " + snapshot() + "]";
+  }
+}
