@@ -1,0 +1,211 @@
+package io.pancakej.baseline;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
+
+import io.pancakej.ConfigException;
+import io.pancakej.IntegrityException;
+import io.pancakej.KvClient;
+import io.pancakej.PancakeConfig;
+import io.pancakej.StateException;
+import io.pancakej.crypto.Aead;
+import io.pancakej.crypto.MasterKey;
+import io.pancakej.crypto.Prf;
+import io.pancakej.store.KvStore;
+import io.pancakej.store.Stores;
+
+/**
+ * The {@code encrypted} baseline: each key is stored under a 16-byte PRF label and each value is
+ * padded to {@code pancake.value.size} and sealed with AES-256-GCM, the label as associated data.
+ * One store read per get, one write per put, no replicas and no fake accesses; an update is a
+ * read, a merge and a write under a per-key lock.
+ *
+ * <p>Security guarantees: the store learns neither keys nor values nor value lengths, and cannot
+ * move, alter or replay-under-another-label a value undetected ({@link IntegrityException}). It
+ * does learn the access pattern: the same key always maps to the same label, so the frequency of
+ * every label is visible. That leak is what PANCAKE removes.
+ */
+public final class EncryptedClient implements KvClient {
+  /** Default directory of the baseline's state (its master key). */
+  public static final String DEFAULT_STATE_DIR = "data/encrypted-state";
+  static final String LABEL_KEY_PURPOSE = "pancake-j encrypted label v1";
+  static final String VALUE_KEY_PURPOSE = "pancake-j encrypted value v1";
+  /** Bytes of a label on the store. */
+  public static final int LABEL_BYTES = 16;
+  private static final byte[] LABEL_PREFIX = "pancake-j/encrypted/label\0".getBytes(StandardCharsets.US_ASCII);
+  private static final int LENGTH_BYTES = 4;
+
+  private final KvStore store;
+  private final Limits limits;
+  private final Prf labels;
+  private final Aead aead;
+  private final StripedLocks locks = new StripedLocks(256);
+  private final AtomicBoolean open = new AtomicBoolean(true);
+
+  /**
+   * A client on {@code store} (which it takes ownership of), with keys derived from
+   * {@code masterKey}, values up to {@code valueSize} bytes and keys up to {@code keySize} bytes.
+   */
+  public EncryptedClient(KvStore store, MasterKey masterKey, int valueSize, int keySize) {
+    this.store = Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(masterKey, "masterKey");
+    this.limits = new Limits(valueSize, keySize);
+    this.labels = new Prf(masterKey.derive(LABEL_KEY_PURPOSE), LABEL_BYTES);
+    this.aead = new Aead(masterKey.derive(VALUE_KEY_PURPOSE));
+  }
+
+  /**
+   * Opens the client from properties: the master key from {@code pancake.key.file}, else
+   * {@code <pancake.state.dir>/master.key} (state directory default {@value #DEFAULT_STATE_DIR}),
+   * created on first use unless {@code pancake.state.create=false}, in which case a missing key
+   * file is a {@link StateException}; the store by name ({@link Stores#open}).
+   */
+  public static EncryptedClient open(Properties props) {
+    Limits limits = Limits.fromProperties(props);
+    Path stateDir = Path.of(props.getProperty(PancakeConfig.STATE_DIR_PROPERTY, DEFAULT_STATE_DIR).trim());
+    String keyFileProp = props.getProperty(PancakeConfig.KEY_FILE_PROPERTY);
+    Path keyFile = keyFileProp != null && !keyFileProp.isBlank()
+        ? Path.of(keyFileProp.trim()) : stateDir.resolve("master.key");
+    boolean create = bool(props, PancakeConfig.CREATE_PROPERTY, true);
+    MasterKey key;
+    if (Files.exists(keyFile)) {
+      key = MasterKey.load(keyFile);
+    } else if (create) {
+      key = MasterKey.loadOrCreate(keyFile);
+    } else {
+      throw new StateException("no master key file at " + keyFile.toAbsolutePath() + " and "
+          + PancakeConfig.CREATE_PROPERTY + "=false: load the data first (bin/ycsb load encrypted ...)"
+          + " with the same " + PancakeConfig.STATE_DIR_PROPERTY + " or " + PancakeConfig.KEY_FILE_PROPERTY);
+    }
+    KvStore store = Stores.open(props);
+    return new EncryptedClient(store, key, limits.valueSize, limits.keySize);
+  }
+
+  private static boolean bool(Properties props, String name, boolean def) {
+    String v = props.getProperty(name);
+    if (v == null || v.isBlank()) {
+      return def;
+    }
+    switch (v.trim().toLowerCase(Locale.ROOT)) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        throw new ConfigException("property " + name + " must be true or false, got '" + v + "'");
+    }
+  }
+
+  /** The store label of {@code key}: PRF(prefix || key), deterministic. */
+  byte[] label(byte[] key) {
+    byte[] input = new byte[LABEL_PREFIX.length + key.length];
+    System.arraycopy(LABEL_PREFIX, 0, input, 0, LABEL_PREFIX.length);
+    System.arraycopy(key, 0, input, LABEL_PREFIX.length, key.length);
+    return labels.compute(input);
+  }
+
+  private byte[] seal(byte[] label, byte[] value) {
+    byte[] padded = new byte[LENGTH_BYTES + limits.valueSize];
+    ByteBuffer.wrap(padded).putInt(value.length).put(value);
+    return aead.encrypt(padded, label);
+  }
+
+  private byte[] open(byte[] label, byte[] sealed) {
+    byte[] padded = aead.decrypt(sealed, label);
+    if (padded.length != LENGTH_BYTES + limits.valueSize) {
+      throw new IntegrityException("sealed value has " + padded.length + " bytes, expected "
+          + (LENGTH_BYTES + limits.valueSize) + ": was the store written with another "
+          + PancakeConfig.VALUE_SIZE_PROPERTY + "?");
+    }
+    int length = ByteBuffer.wrap(padded).getInt();
+    if (length < 0 || length > limits.valueSize) {
+      throw new IntegrityException("sealed value has an impossible length field");
+    }
+    byte[] value = new byte[length];
+    System.arraycopy(padded, LENGTH_BYTES, value, 0, length);
+    return value;
+  }
+
+  @Override
+  public Optional<byte[]> get(byte[] key) {
+    limits.checkKey(key);
+    byte[] label = label(key);
+    byte[] sealed = store.get(label);
+    return sealed == null ? Optional.empty() : Optional.of(open(label, sealed));
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) {
+    limits.checkKey(key);
+    limits.checkValue(value);
+    byte[] label = label(key);
+    byte[] sealed = seal(label, value);
+    ReentrantLock lock = locks.forKey(key);
+    lock.lock();
+    try {
+      store.put(label, sealed);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean update(byte[] key, UnaryOperator<byte[]> merge) {
+    limits.checkKey(key);
+    Objects.requireNonNull(merge, "merge");
+    byte[] label = label(key);
+    ReentrantLock lock = locks.forKey(key);
+    lock.lock();
+    try {
+      byte[] sealed = store.get(label);
+      if (sealed == null) {
+        return false;
+      }
+      byte[] next = merge.apply(open(label, sealed));
+      limits.checkValue(next);
+      store.put(label, seal(label, next));
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean delete(byte[] key) {
+    limits.checkKey(key);
+    byte[] label = label(key);
+    ReentrantLock lock = locks.forKey(key);
+    lock.lock();
+    try {
+      if (store.get(label) == null) {
+        return false;
+      }
+      store.multiDelete(List.of(label));
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (open.compareAndSet(true, false)) {
+      store.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "EncryptedClient[" + store.describe() + "]";
+  }
+}

@@ -1,0 +1,12 @@
+package io.pancakej.baseline;
+
+import io.pancakej.KvClient;
+import io.pancakej.store.MemoryStore;
+import io.pancakej.testing.KvClientContractTest;
+
+class InsecureClientTest extends KvClientContractTest {
+  @Override
+  protected KvClient newClient() {
+    return new InsecureClient(new MemoryStore());
+  }
+}

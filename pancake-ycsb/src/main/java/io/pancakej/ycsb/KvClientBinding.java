@@ -1,0 +1,244 @@
+package io.pancakej.ycsb;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.Vector;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.pancakej.KvClient;
+import io.pancakej.PancakeConfig;
+import io.pancakej.StoreException;
+import io.pancakej.ValueTooLargeException;
+import io.pancakej.store.Stores;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+
+/**
+ * A YCSB binding on a {@link KvClient}. YCSB makes one {@link DB} per client thread; they all
+ * share one client per JVM and binding class, opened by the first {@link #init()} and closed by
+ * the last {@link #cleanup()} (reference counted, as YCSB's RocksDB binding does). A record is
+ * one value ({@link RecordCodec}); a YCSB update merges its fields into the stored record inside
+ * {@link KvClient#update}, atomically.
+ *
+ * <p>Exceptions become {@link Status} here and nowhere else: an absent key is
+ * {@link Status#NOT_FOUND}; a too-large record or a bad argument is {@link Status#BAD_REQUEST}; a
+ * store failure is {@link Status#SERVICE_UNAVAILABLE}; anything else is {@link Status#ERROR}.
+ * Each distinct failure message is printed once to stderr with its causes (no stack trace).
+ *
+ * <p>Every binding keeps its data apart by default: {@code rocksdb.dir} defaults to
+ * {@code data/<binding>/rocksdb} and {@code pancake.state.dir} to {@code data/<binding>/state}.
+ * In the run phase (YCSB's {@code dotransactions=true}) {@code pancake.state.create} is forced to
+ * false, so a run without a load fails clearly instead of starting from an empty state.
+ */
+public abstract class KvClientBinding extends DB {
+  /** YCSB's run-phase flag, set by {@code -t} (true) and {@code -load} (false). */
+  public static final String DO_TRANSACTIONS_PROPERTY = "dotransactions";
+  /**
+   * Whether a failed {@link #init()} ends the JVM with exit status 1 (default true). YCSB's client
+   * thread swallows init failures, which would report an empty run (or hang with {@code -s}).
+   */
+  public static final String EXIT_ON_INIT_FAILURE_PROPERTY = "pancake.ycsb.exit.on.init.failure";
+  private static final int MAX_DISTINCT_REPORTS = 32;
+
+  /** Guards {@link #CLIENTS}: one shared client per binding class. */
+  private static final Object LOCK = new Object();
+  private static final Map<Class<?>, Shared> CLIENTS = new HashMap<>();
+  private static final Set<String> REPORTED = ConcurrentHashMap.newKeySet();
+
+  private static final class Shared {
+    final KvClient client;
+    int references;
+
+    Shared(KvClient client) {
+      this.client = client;
+    }
+  }
+
+  private KvClient client;
+
+  /** The binding's name on the command line and in default data paths, e.g. {@code encrypted}. */
+  protected abstract String name();
+
+  /** Opens this binding's client from the effective properties. */
+  protected abstract KvClient openClient(Properties props);
+
+  /**
+   * The properties the client is opened with: YCSB's, plus per-binding data locations and, in the
+   * run phase, {@code pancake.state.create=false}.
+   */
+  Properties effectiveProperties(Properties ycsb) {
+    Properties p = new Properties();
+    p.putAll(ycsb);
+    if (isBlank(p.getProperty(Stores.ROCKSDB_DIR_PROPERTY))) {
+      p.setProperty(Stores.ROCKSDB_DIR_PROPERTY, "data/" + name() + "/rocksdb");
+    }
+    if (isBlank(p.getProperty(PancakeConfig.STATE_DIR_PROPERTY))) {
+      p.setProperty(PancakeConfig.STATE_DIR_PROPERTY, "data/" + name() + "/state");
+    }
+    if ("true".equalsIgnoreCase(p.getProperty(DO_TRANSACTIONS_PROPERTY, "").trim())) {
+      p.setProperty(PancakeConfig.CREATE_PROPERTY, "false");
+    }
+    return p;
+  }
+
+  private static boolean isBlank(String s) {
+    return s == null || s.isBlank();
+  }
+
+  @Override
+  public void init() throws DBException {
+    synchronized (LOCK) {
+      Shared shared = CLIENTS.get(getClass());
+      if (shared == null) {
+        Properties props = effectiveProperties(getProperties());
+        try {
+          shared = new Shared(openClient(props));
+        } catch (RuntimeException e) {
+          String message = "[" + name() + "] cannot open the client: " + describe(e);
+          System.err.println(message);
+          if (!"false".equalsIgnoreCase(props.getProperty(EXIT_ON_INIT_FAILURE_PROPERTY, "true").trim())) {
+            System.err.flush();
+            System.exit(1);
+          }
+          DBException failure = new DBException(message);
+          failure.setStackTrace(new StackTraceElement[0]);
+          throw failure;
+        }
+        CLIENTS.put(getClass(), shared);
+      }
+      shared.references++;
+      client = shared.client;
+    }
+  }
+
+  @Override
+  public void cleanup() throws DBException {
+    synchronized (LOCK) {
+      if (client == null) {
+        return;
+      }
+      client = null;
+      Shared shared = CLIENTS.get(getClass());
+      if (shared != null && --shared.references == 0) {
+        CLIENTS.remove(getClass());
+        try {
+          shared.client.close();
+        } catch (RuntimeException e) {
+          String message = "[" + name() + "] closing the client failed: " + describe(e);
+          System.err.println(message);
+          DBException failure = new DBException(message);
+          failure.setStackTrace(new StackTraceElement[0]);
+          throw failure;
+        }
+      }
+    }
+  }
+
+  /** The shared client; only between {@link #init()} and {@link #cleanup()}. */
+  KvClient client() {
+    if (client == null) {
+      throw new IllegalStateException(name() + " binding used before init() or after cleanup()");
+    }
+    return client;
+  }
+
+  private static byte[] key(String key) {
+    return KvClient.utf8(key);
+  }
+
+  @Override
+  public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+    try {
+      Optional<byte[]> value = client().get(key(key));
+      if (value.isEmpty()) {
+        return Status.NOT_FOUND;
+      }
+      RecordCodec.decodeInto(value.get(), fields, result);
+      return Status.OK;
+    } catch (RuntimeException e) {
+      return failure("read", e);
+    }
+  }
+
+  @Override
+  public Status insert(String table, String key, Map<String, ByteIterator> values) {
+    try {
+      client().put(key(key), RecordCodec.encode(values));
+      return Status.OK;
+    } catch (RuntimeException e) {
+      return failure("insert", e);
+    }
+  }
+
+  @Override
+  public Status update(String table, String key, Map<String, ByteIterator> values) {
+    try {
+      Map<String, byte[]> fields = RecordCodec.toBytes(values);
+      boolean present = client().update(key(key), stored -> RecordCodec.merge(stored, fields));
+      return present ? Status.OK : Status.NOT_FOUND;
+    } catch (RuntimeException e) {
+      return failure("update", e);
+    }
+  }
+
+  @Override
+  public Status delete(String table, String key) {
+    try {
+      return client().delete(key(key)) ? Status.OK : Status.NOT_FOUND;
+    } catch (RuntimeException e) {
+      return failure("delete", e);
+    }
+  }
+
+  /** Range scans would reveal key order; no scheme here supports them. */
+  @Override
+  public Status scan(String table, String startkey, int recordcount, Set<String> fields,
+      Vector<HashMap<String, ByteIterator>> result) {
+    return Status.NOT_IMPLEMENTED;
+  }
+
+  /** Maps an exception to a status, reporting each distinct failure once. */
+  Status failure(String operation, RuntimeException e) {
+    Status status;
+    String advice = "";
+    if (e instanceof ValueTooLargeException || e instanceof IllegalArgumentException) {
+      status = Status.BAD_REQUEST;
+      if (e instanceof ValueTooLargeException) {
+        advice = " (records are stored whole: fieldcount x fieldlength plus ~"
+            + "8 bytes per field must fit in " + PancakeConfig.VALUE_SIZE_PROPERTY + ")";
+      }
+    } else if (e instanceof StoreException) {
+      status = Status.SERVICE_UNAVAILABLE;
+    } else {
+      status = Status.ERROR;
+    }
+    String text = describe(e);
+    if (REPORTED.size() < MAX_DISTINCT_REPORTS && REPORTED.add(status.getName() + text)) {
+      System.err.println("[" + name() + "] " + operation + " failed with " + status.getName() + ": "
+          + text + advice + (REPORTED.size() == MAX_DISTINCT_REPORTS ? " (further distinct failures not shown)" : ""));
+    }
+    return status;
+  }
+
+  /** The exception's message and every cause's, on one line, without stack traces. */
+  static String describe(Throwable e) {
+    StringBuilder sb = new StringBuilder();
+    int depth = 0;
+    for (Throwable t = e; t != null && depth < 8; t = t.getCause(), depth++) {
+      if (depth > 0) {
+        sb.append("; caused by ");
+      }
+      String simple = t.getClass().getSimpleName();
+      sb.append(t.getMessage() == null ? simple : simple + ": " + t.getMessage());
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return sb.toString().replace('\n', ' ');
+  }
+}
