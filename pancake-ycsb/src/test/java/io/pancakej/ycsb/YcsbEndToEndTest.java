@@ -26,14 +26,15 @@ import redis.clients.jedis.Jedis;
  */
 class YcsbEndToEndTest {
   /**
-   * The bindings under test, by name. TODO(engine): add "pancake" once PancakeClient.open works
-   * (and "pathoram" with PathOramBinding) -- one line each.
+   * The bindings under test, by name: every scheme the launcher knows.
    */
   static final Map<String, String> BINDINGS = new LinkedHashMap<>();
 
   static {
     BINDINGS.put("insecure", InsecureBinding.class.getName());
     BINDINGS.put("encrypted", EncryptedBinding.class.getName());
+    BINDINGS.put("pancake", PancakeBinding.class.getName());
+    BINDINGS.put("pathoram", PathOramBinding.class.getName());
   }
 
   static final String[] STORES = {"rocksdb", "redis"};
