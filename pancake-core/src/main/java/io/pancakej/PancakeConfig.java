@@ -41,6 +41,8 @@ public final class PancakeConfig {
   /** Background batches as a fraction of the observed request rate (on top of one per request). */
   public static final String PACER_FRACTION_PROPERTY = "pancake.pacer.fraction";
   public static final double DEFAULT_PACER_FRACTION = 0.05;
+  /** Group concurrent batches' store calls into one round trip ({@link io.pancakej.store.CombiningStore}). */
+  public static final String COMBINE_PROPERTY = "pancake.store.combine";
   /** Seed for the proxy's coins and samplers: tests and reproducible experiments only (insecure). */
   public static final String SEED_PROPERTY = "pancake.seed";
   /** YCSB's record count, the default capacity. */
@@ -59,6 +61,7 @@ public final class PancakeConfig {
   private final double pacerRate;
   private final double pacerFraction;
   private final Long seed;
+  private final boolean combine;
   private final KvStore store;
   private final Properties storeProperties;
 
@@ -74,6 +77,7 @@ public final class PancakeConfig {
     this.pacerRate = b.pacerRate;
     this.pacerFraction = b.pacerFraction;
     this.seed = b.seed;
+    this.combine = b.combine;
     this.store = b.store;
     this.storeProperties = b.storeProperties;
   }
@@ -111,6 +115,7 @@ public final class PancakeConfig {
     }
     b.pacerRate(doubleProperty(props, PACER_RATE_PROPERTY, DEFAULT_PACER_RATE));
     b.pacerFraction(doubleProperty(props, PACER_FRACTION_PROPERTY, DEFAULT_PACER_FRACTION));
+    b.combineStoreCalls(bool(props, COMBINE_PROPERTY, true));
     String seed = props.getProperty(SEED_PROPERTY);
     if (seed != null && !seed.isBlank()) {
       try {
@@ -199,6 +204,11 @@ public final class PancakeConfig {
     return seed;
   }
 
+  /** Whether concurrent batches share store round trips. */
+  public boolean combineStoreCalls() {
+    return combine;
+  }
+
   /** Opens the configured store: the one given to the builder, else by name from properties. */
   public KvStore openStore() {
     if (store != null) {
@@ -226,6 +236,7 @@ public final class PancakeConfig {
     private double pacerRate = DEFAULT_PACER_RATE;
     private double pacerFraction = DEFAULT_PACER_FRACTION;
     private Long seed;
+    private boolean combine = true;
     private KvStore store;
     private Properties storeProperties;
 
@@ -303,6 +314,12 @@ public final class PancakeConfig {
     /** Deterministic coins for tests and experiments; never in production. */
     public Builder seed(long seed) {
       this.seed = seed;
+      return this;
+    }
+
+    /** Group concurrent batches' store calls into one round trip (default true). */
+    public Builder combineStoreCalls(boolean combine) {
+      this.combine = combine;
       return this;
     }
 

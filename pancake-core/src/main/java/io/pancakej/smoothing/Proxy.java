@@ -33,6 +33,7 @@ import io.pancakej.crypto.Prf;
 import io.pancakej.distribution.DistributionFile;
 import io.pancakej.state.ProxyState;
 import io.pancakej.state.StateDirectory;
+import io.pancakej.store.CombiningStore;
 import io.pancakej.store.KvStore;
 
 /**
@@ -154,6 +155,9 @@ public final class Proxy implements AutoCloseable {
         key = MasterKey.loadOrCreate(config.keyFile());
       }
       store = config.openStore();
+      if (config.combineStoreCalls()) {
+        store = new CombiningStore(store);
+      }
       Proxy proxy = exists ? reopen(config, dir, key, store) : create(config, dir, key, store);
       proxy.pacer.start();
       return proxy;

@@ -50,7 +50,8 @@ public final class Stores {
     String name = props.getProperty(STORE_PROPERTY, DEFAULT_STORE).trim().toLowerCase(Locale.ROOT);
     switch (name) {
       case "rocksdb":
-        return RocksDbStore.open(Path.of(props.getProperty(ROCKSDB_DIR_PROPERTY, DEFAULT_ROCKSDB_DIR).trim()));
+        return RocksDbStore.open(Path.of(props.getProperty(ROCKSDB_DIR_PROPERTY, DEFAULT_ROCKSDB_DIR).trim()),
+            intProperty(props, RocksDbStore.CACHE_MB_PROPERTY, RocksDbStore.DEFAULT_CACHE_MB));
       case "redis":
         return RedisStore.open(props);
       case "redis-cluster":
