@@ -43,6 +43,14 @@ public final class PancakeConfig {
   public static final double DEFAULT_PACER_FRACTION = 0.05;
   /** Group concurrent batches' store calls into one round trip ({@link io.pancakej.store.CombiningStore}). */
   public static final String COMBINE_PROPERTY = "pancake.store.combine";
+  /** Detect distribution changes and swap replicas to follow them (paper section 5). */
+  public static final String ADAPT_PROPERTY = "pancake.adapt";
+  /** Accesses in the sliding window the change detector compares with the estimate (w). */
+  public static final String WINDOW_PROPERTY = "pancake.window.size";
+  public static final int DEFAULT_WINDOW = 1_000_000;
+  /** Confidence of the Kolmogorov-Smirnov change test; a change is declared when p < 1 - confidence. */
+  public static final String CONFIDENCE_PROPERTY = "pancake.detect.confidence";
+  public static final double DEFAULT_CONFIDENCE = 0.95;
   /** Seed for the proxy's coins and samplers: tests and reproducible experiments only (insecure). */
   public static final String SEED_PROPERTY = "pancake.seed";
   /** YCSB's record count, the default capacity. */
@@ -62,6 +70,9 @@ public final class PancakeConfig {
   private final double pacerFraction;
   private final Long seed;
   private final boolean combine;
+  private final boolean adapt;
+  private final int windowSize;
+  private final double confidence;
   private final KvStore store;
   private final Properties storeProperties;
 
@@ -78,6 +89,9 @@ public final class PancakeConfig {
     this.pacerFraction = b.pacerFraction;
     this.seed = b.seed;
     this.combine = b.combine;
+    this.adapt = b.adapt;
+    this.windowSize = b.windowSize;
+    this.confidence = b.confidence;
     this.store = b.store;
     this.storeProperties = b.storeProperties;
   }
@@ -116,6 +130,9 @@ public final class PancakeConfig {
     b.pacerRate(doubleProperty(props, PACER_RATE_PROPERTY, DEFAULT_PACER_RATE));
     b.pacerFraction(doubleProperty(props, PACER_FRACTION_PROPERTY, DEFAULT_PACER_FRACTION));
     b.combineStoreCalls(bool(props, COMBINE_PROPERTY, true));
+    b.adapt(bool(props, ADAPT_PROPERTY, true));
+    b.windowSize(Stores.intProperty(props, WINDOW_PROPERTY, DEFAULT_WINDOW));
+    b.detectionConfidence(doubleProperty(props, CONFIDENCE_PROPERTY, DEFAULT_CONFIDENCE));
     String seed = props.getProperty(SEED_PROPERTY);
     if (seed != null && !seed.isBlank()) {
       try {
@@ -209,6 +226,21 @@ public final class PancakeConfig {
     return combine;
   }
 
+  /** Whether distribution changes are detected and followed. */
+  public boolean adapt() {
+    return adapt;
+  }
+
+  /** Sliding window size w of the change detector. */
+  public int windowSize() {
+    return windowSize;
+  }
+
+  /** Confidence of the change test. */
+  public double detectionConfidence() {
+    return confidence;
+  }
+
   /** Opens the configured store: the one given to the builder, else by name from properties. */
   public KvStore openStore() {
     if (store != null) {
@@ -237,6 +269,9 @@ public final class PancakeConfig {
     private double pacerFraction = DEFAULT_PACER_FRACTION;
     private Long seed;
     private boolean combine = true;
+    private boolean adapt = true;
+    private int windowSize = DEFAULT_WINDOW;
+    private double confidence = DEFAULT_CONFIDENCE;
     private KvStore store;
     private Properties storeProperties;
 
@@ -320,6 +355,30 @@ public final class PancakeConfig {
     /** Group concurrent batches' store calls into one round trip (default true). */
     public Builder combineStoreCalls(boolean combine) {
       this.combine = combine;
+      return this;
+    }
+
+    /** Detect distribution changes and swap replicas to follow them (default true). */
+    public Builder adapt(boolean adapt) {
+      this.adapt = adapt;
+      return this;
+    }
+
+    /** Sliding window w of the change detector, in accesses. */
+    public Builder windowSize(int accesses) {
+      if (accesses < 100 || accesses > 100_000_000) {
+        throw new ConfigException(WINDOW_PROPERTY + " must be between 100 and 10^8 accesses, got " + accesses);
+      }
+      this.windowSize = accesses;
+      return this;
+    }
+
+    /** Confidence of the change test, in (0, 1). */
+    public Builder detectionConfidence(double confidence) {
+      if (!(confidence > 0 && confidence < 1)) {
+        throw new ConfigException(CONFIDENCE_PROPERTY + " must be strictly between 0 and 1, got " + confidence);
+      }
+      this.confidence = confidence;
       return this;
     }
 

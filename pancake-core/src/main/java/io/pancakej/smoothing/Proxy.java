@@ -2,9 +2,11 @@ package io.pancakej.smoothing;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.StampedLock;
 import java.util.function.UnaryOperator;
 import java.util.random.RandomGenerator;
 
@@ -39,15 +42,18 @@ import io.pancakej.store.KvStore;
 /**
  * The PANCAKE engine behind {@link io.pancakej.PancakeClient}; not an API of its own.
  *
- * <p>Request path (paper Fig. 2, Batch): a request for key k picks a uniform replica j of k and
- * joins the shared FIFO query queue; then its thread builds one batch of B accesses, each real
- * with probability delta = 1/2 (the queue head, or a simulated real access drawn from the estimate
- * when the queue is empty) or fake (drawn from pi_f). The batch locks its replicas (striped locks,
- * in a global order, so no deadlock and no global lock), reads the B labels in one round trip,
- * serves the requests it dequeued, and writes all B labels back, freshly encrypted, in one round
- * trip, propagating UpdateCache entries on the way. A request not served by its own batch is
- * served by a later one: another request's, or the {@link Pacer}'s, which sends batches at a rate
- * that does not depend on the queue.
+ * <p>Request path (paper Fig. 2, Batch): a request for key k joins the shared FIFO query queue;
+ * then its thread builds one batch of B accesses, each real with probability delta (the queue
+ * head, served from a uniformly chosen replica of its key, or a simulated real access drawn from
+ * the estimate when the queue is empty) or fake (drawn from pi_f). The batch locks its replicas
+ * (striped locks, in a global order, so no deadlock and no global lock), reads the B labels in one
+ * round trip, serves the requests it dequeued, and writes all B labels back, freshly encrypted, in
+ * one round trip, propagating UpdateCache entries and pending replica swaps on the way. A request
+ * not served by its own batch is served by a later one: another request's, or the {@link Pacer}'s,
+ * which sends batches at a rate that does not depend on the queue.
+ *
+ * <p>Batches run under the read side of a phase lock; switching between a steady plan and a
+ * replica-swapping {@link Transition} takes the write side, so no batch straddles two phases.
  */
 public final class Proxy implements AutoCloseable {
   private static final int LOCK_STRIPES = 4096;
@@ -59,16 +65,14 @@ public final class Proxy implements AutoCloseable {
   private static final class Request {
     final Op op;
     final int keySlot;
-    final int replica;
     final byte[] value;
     final UnaryOperator<byte[]> merge;
     final CompletableFuture<Object> done = new CompletableFuture<>();
     Object result;
 
-    Request(Op op, int keySlot, int replica, byte[] value, UnaryOperator<byte[]> merge) {
+    Request(Op op, int keySlot, byte[] value, UnaryOperator<byte[]> merge) {
       this.op = op;
       this.keySlot = keySlot;
-      this.replica = replica;
       this.value = value;
       this.merge = merge;
     }
@@ -80,11 +84,12 @@ public final class Proxy implements AutoCloseable {
   private final Prf prf;
   private final Aead aead;
   private final ReplicaCodec codec;
-  private final ReplicaPlan plan;
   private final KeyTable keys;
   private final UpdateCache cache = new UpdateCache();
   private final ConcurrentLinkedQueue<Request> queue = new ConcurrentLinkedQueue<>();
   private final ReentrantLock[] stripes = new ReentrantLock[LOCK_STRIPES];
+  private final StampedLock phaseLock = new StampedLock();
+  private volatile Phase phase;
   private final ThreadLocal<RandomGenerator> random;
   private final int batchSize;
   private final String storeDescription;
@@ -93,27 +98,40 @@ public final class Proxy implements AutoCloseable {
   private final LongAdder requestCount = new LongAdder();
   private final LongAdder batchCount = new LongAdder();
   private final LongAdder pacerBatchCount = new LongAdder();
+  private final LongAdder swapCount = new LongAdder();
+  private final AtomicLong transitions = new AtomicLong();
+  private volatile long lastSwapMillis = -1;
   private final AtomicBoolean open = new AtomicBoolean(true);
   private final Pacer pacer;
+  private final Estimator estimator;
+  private final boolean eagerSwapsForTests;
 
   private Proxy(PancakeConfig config, KvStore store, StateDirectory stateDir, MasterKey masterKey,
-      ReplicaCodec codec, ReplicaPlan plan, KeyTable keys, byte[] stateId) {
+      ReplicaCodec codec, Phase phase, KeyTable keys, byte[] stateId, boolean eagerSwaps) {
     this.store = store;
     this.stateDir = stateDir;
     this.masterKey = masterKey;
     this.prf = new Prf(masterKey.derive("pancake-j label prf v1"), 16);
     this.aead = new Aead(masterKey.derive("pancake-j value aead v1"));
     this.codec = codec;
-    this.plan = plan;
+    this.phase = phase;
     this.keys = keys;
     this.stateId = stateId;
     this.batchSize = config.batchSize();
     this.storeDescription = store.describe();
+    this.eagerSwapsForTests = eagerSwaps;
     for (int i = 0; i < LOCK_STRIPES; i++) {
       stripes[i] = new ReentrantLock();
     }
     this.random = randomSource(config.seed());
     this.pacer = new Pacer(this::pacerBatch, requestCount::sum, config.pacerRate(), config.pacerFraction());
+    this.estimator = config.adapt()
+        ? new Estimator(phase.target.keySlots, config.windowSize(), config.detectionConfidence(),
+            phase.target.estimate, this::onDistributionChange)
+        : null;
+    if (estimator != null && phase instanceof Transition) {
+      estimator.pause(true);
+    }
   }
 
   private static ThreadLocal<RandomGenerator> randomSource(Long seed) {
@@ -132,6 +150,11 @@ public final class Proxy implements AutoCloseable {
 
   /** Opens the state in the configured directory (creating it if allowed) and the store. */
   public static Proxy open(PancakeConfig config) {
+    return open(config, false);
+  }
+
+  /** Test hook: with {@code eagerSwaps}, a transition writes all its swaps at once (insecure). */
+  static Proxy open(PancakeConfig config, boolean eagerSwaps) {
     boolean exists = StateDirectory.exists(config.stateDir());
     if (!exists && !config.createIfMissing()) {
       throw new StateException("no PANCAKE state in " + config.stateDir().toAbsolutePath()
@@ -146,7 +169,7 @@ public final class Proxy implements AutoCloseable {
     try {
       MasterKey key;
       if (exists) {
-        if (!java.nio.file.Files.isRegularFile(config.keyFile())) {
+        if (!Files.isRegularFile(config.keyFile())) {
           throw new StateException("the master key file " + config.keyFile() + " of state "
               + dir.path() + " is missing");
         }
@@ -158,8 +181,11 @@ public final class Proxy implements AutoCloseable {
       if (config.combineStoreCalls()) {
         store = new CombiningStore(store);
       }
-      Proxy proxy = exists ? reopen(config, dir, key, store) : create(config, dir, key, store);
+      Proxy proxy = exists ? reopen(config, dir, key, store, eagerSwaps) : create(config, dir, key, store, eagerSwaps);
       proxy.pacer.start();
+      if (proxy.estimator != null) {
+        proxy.estimator.start();
+      }
       return proxy;
     } catch (RuntimeException e) {
       if (store != null) {
@@ -174,12 +200,7 @@ public final class Proxy implements AutoCloseable {
     }
   }
 
-  private static Proxy create(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store) {
-    int n = config.capacity();
-    if (n > (1 << 29)) {
-      throw new ConfigException("pancake.capacity " + n + " is too large (at most 2^29 key slots)");
-    }
-    RandomGenerator rnd = randomSource(config.seed()).get();
+  private static int[] shuffledSlots(int n, RandomGenerator rnd) {
     int[] order = new int[n];
     for (int i = 0; i < n; i++) {
       order[i] = i;
@@ -190,40 +211,52 @@ public final class Proxy implements AutoCloseable {
       order[i] = order[j];
       order[j] = t;
     }
-    double[] estimateInOrder;
+    return order;
+  }
+
+  private static Proxy create(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store, boolean eager) {
+    int n = config.capacity();
+    if (n > (1 << 29)) {
+      throw new ConfigException("pancake.capacity " + n + " is too large (at most 2^29 key slots)");
+    }
+    RandomGenerator rnd = randomSource(config.seed()).get();
+    int[] order = shuffledSlots(n, rnd);
     byte[][] keyOfSlot = new byte[n][];
+    double[] estimate = new double[n];
     int bound = 0;
     if (config.distributionFile() != null) {
       Map<String, Double> weights = DistributionFile.read(config.distributionFile());
-      estimateInOrder = DistributionFile.estimate(DistributionFile.weightsInOrder(weights), n);
+      double[] inOrder = DistributionFile.estimate(DistributionFile.weightsInOrder(weights), n);
       for (String k : weights.keySet()) {
-        byte[] kb = k.getBytes(StandardCharsets.UTF_8);
-        if (kb.length > config.keySize()) {
-          throw new ValueTooLargeException("a key in " + config.distributionFile() + " is " + kb.length
-              + " bytes, more than pancake.key.size = " + config.keySize());
-        }
-        keyOfSlot[order[bound++]] = kb;
+        keyOfSlot[order[bound++]] = checkedFileKey(config, k);
+      }
+      for (int i = 0; i < n; i++) {
+        estimate[order[i]] = inOrder[i];
       }
     } else {
-      estimateInOrder = new double[n];
-      Arrays.fill(estimateInOrder, 1.0 / n);
-    }
-    double[] estimate = new double[n];
-    for (int i = 0; i < n; i++) {
-      estimate[order[i]] = estimateInOrder[i];
+      Arrays.fill(estimate, 1.0 / n);
     }
     ReplicaPlan plan = ReplicaPlan.build(estimate, rnd);
     byte[] stateId = new byte[16];
     new SecureRandom().nextBytes(stateId);
     ReplicaCodec codec = new ReplicaCodec(config.keySize(), config.valueSize());
     KeyTable keys = new KeyTable(keyOfSlot, order, bound);
-    Proxy proxy = new Proxy(config, store, dir, key, codec, plan, keys, stateId);
-    proxy.writeInitialReplicas();
+    Proxy proxy = new Proxy(config, store, dir, key, codec, new Phase.Steady(plan), keys, stateId, eager);
+    proxy.writeInitialReplicas(plan);
     proxy.saveState();
     return proxy;
   }
 
-  private static Proxy reopen(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store) {
+  private static byte[] checkedFileKey(PancakeConfig config, String k) {
+    byte[] kb = k.getBytes(StandardCharsets.UTF_8);
+    if (kb.length > config.keySize()) {
+      throw new ValueTooLargeException("a key in " + config.distributionFile() + " is " + kb.length
+          + " bytes, more than pancake.key.size = " + config.keySize());
+    }
+    return kb;
+  }
+
+  private static Proxy reopen(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store, boolean eager) {
     ProxyState s = dir.load(key);
     if (!s.storeDescription().equals(store.describe())) {
       throw new StateException("state " + dir.path() + " belongs to store " + s.storeDescription()
@@ -234,22 +267,53 @@ public final class Proxy implements AutoCloseable {
           + s.valueSize() + " and pancake.key.size=" + s.keySize() + "; the configuration asks for "
           + config.valueSize() + " and " + config.keySize());
     }
-    ReplicaPlan plan;
+    Phase phase;
     try {
-      plan = ReplicaPlan.restore(s.estimate(), s.ownerOf(), s.indexOf());
+      ReplicaPlan plan = ReplicaPlan.restore(s.estimate(), s.ownerOf(), s.indexOf());
+      if (s.transition() != null) {
+        ProxyState.TransitionState t = s.transition();
+        ReplicaPlan from = ReplicaPlan.restore(t.fromEstimate(), t.fromOwnerOf(), t.fromIndexOf());
+        phase = new Transition(from, plan, t.pendingSwaps());
+      } else {
+        phase = new Phase.Steady(plan);
+      }
     } catch (RuntimeException e) {
       throw new StateException("state " + dir.path() + " holds an inconsistent replica plan", e);
     }
     ReplicaCodec codec = new ReplicaCodec(s.keySize(), s.valueSize());
     KeyTable keys = new KeyTable(s.keyOfSlot(), s.freeOrder(), s.nextFree());
-    Proxy proxy = new Proxy(config, store, dir, key, codec, plan, keys, s.stateId());
-    proxy.cache.restore(s.pending(), plan, proxy.versions.incrementAndGet());
+    Proxy proxy = new Proxy(config, store, dir, key, codec, phase, keys, s.stateId(), eager);
+    proxy.cache.restore(s.pending(), phase.target, proxy.versions.incrementAndGet());
     proxy.checkCanary();
+    if (config.distributionFile() != null) {
+      // an explicit distribution file wins over the saved estimate: swap towards it
+      proxy.warmStartFrom(config);
+    }
     return proxy;
   }
 
+  private void warmStartFrom(PancakeConfig config) {
+    Map<String, Double> weights = DistributionFile.read(config.distributionFile());
+    int n = phase.target.keySlots;
+    double[] inOrder = DistributionFile.estimate(DistributionFile.weightsInOrder(weights), n);
+    double[] estimate = new double[n];
+    boolean[] listed = new boolean[n];
+    int i = 0;
+    for (String k : weights.keySet()) {
+      int slot = keys.bindQuietly(checkedFileKey(config, k));
+      estimate[slot] = inOrder[i++];
+      listed[slot] = true;
+    }
+    for (int s = 0; s < n; s++) {
+      if (!listed[s]) {
+        estimate[s] = 1.0 / n;
+      }
+    }
+    startTransition(estimate);
+  }
+
   /** Paper Init: every replica slot gets a sealed value; dummies and unbound slots hold none. */
-  private void writeInitialReplicas() {
+  private void writeInitialReplicas(ReplicaPlan plan) {
     int m = plan.replicaSlots;
     int chunk = 512;
     long started = System.nanoTime();
@@ -309,9 +373,21 @@ public final class Proxy implements AutoCloseable {
   }
 
   private ProxyState snapshot() {
-    return new ProxyState(storeDescription, stateId, plan.keySlots, codec.valueSize, codec.keySize,
-        plan.estimate, plan.ownerOf, plan.indexOf, keys.snapshotKeys(), keys.freeOrder(), keys.nextFree(),
-        cache.snapshot());
+    long stamp = phaseLock.writeLock();
+    try {
+      Phase p = phase;
+      ReplicaPlan plan = p.target;
+      ProxyState.TransitionState t = null;
+      if (p instanceof Transition) {
+        Transition tr = (Transition) p;
+        t = new ProxyState.TransitionState(tr.from.estimate, tr.from.ownerOf, tr.from.indexOf, tr.pendingSlots());
+      }
+      return new ProxyState(storeDescription, stateId, plan.keySlots, codec.valueSize, codec.keySize,
+          plan.estimate, plan.ownerOf, plan.indexOf, keys.snapshotKeys(), keys.freeOrder(), 0,
+          cache.snapshot(), t);
+    } finally {
+      phaseLock.unlockWrite(stamp);
+    }
   }
 
   /** Persists the proxy state now (also done at close). */
@@ -327,6 +403,9 @@ public final class Proxy implements AutoCloseable {
     PancakeException failure = null;
     try {
       pacer.close();
+      if (estimator != null) {
+        estimator.close();
+      }
       Request r;
       while ((r = queue.poll()) != null) {
         r.done.completeExceptionally(new PancakeException("the PANCAKE client was closed before this request was served"));
@@ -350,14 +429,14 @@ public final class Proxy implements AutoCloseable {
 
   public Optional<byte[]> get(byte[] key) {
     checkKey(key);
-    Object result = submit(Op.GET, keys.slotOf(key), null, null);
+    Object result = submit(Op.GET, keys.acquire(key, false), null, null);
     return result == ABSENT ? Optional.empty() : Optional.of((byte[]) result);
   }
 
   public void put(byte[] key, byte[] value) {
     checkKey(key);
     checkValue(value);
-    submit(Op.PUT, keys.bind(key), value.clone(), null);
+    submit(Op.PUT, keys.acquire(key, true), value.clone(), null);
   }
 
   public boolean update(byte[] key, UnaryOperator<byte[]> merge) {
@@ -365,12 +444,12 @@ public final class Proxy implements AutoCloseable {
     if (merge == null) {
       throw new IllegalArgumentException("merge must not be null");
     }
-    return (Boolean) submit(Op.UPDATE, keys.slotOf(key), null, merge);
+    return (Boolean) submit(Op.UPDATE, keys.acquire(key, false), null, merge);
   }
 
   public boolean delete(byte[] key) {
     checkKey(key);
-    return (Boolean) submit(Op.DELETE, keys.slotOf(key), null, null);
+    return (Boolean) submit(Op.DELETE, keys.acquire(key, false), null, null);
   }
 
   private void checkKey(byte[] key) {
@@ -398,12 +477,18 @@ public final class Proxy implements AutoCloseable {
    */
   private Object submit(Op op, int keySlot, byte[] value, UnaryOperator<byte[]> merge) {
     if (!open.get()) {
+      if (keySlot >= 0) {
+        keys.release(keySlot);
+      }
       throw new PancakeException("the PANCAKE client is closed");
     }
     requestCount.increment();
     Request request = null;
     if (keySlot >= 0) {
-      request = new Request(op, keySlot, plan.randomReplica(keySlot, random.get()), value, merge);
+      if (estimator != null) {
+        estimator.record(keySlot);
+      }
+      request = new Request(op, keySlot, value, merge);
       queue.add(request);
     }
     RuntimeException own = null;
@@ -426,8 +511,25 @@ public final class Proxy implements AutoCloseable {
         throw (RuntimeException) cause;
       }
       throw new PancakeException("request failed", cause);
+    } finally {
+      finishRequest(keySlot);
     }
   }
+
+  private void finishRequest(int keySlot) {
+    keys.release(keySlot);
+    // a key deleted everywhere gives its slot back once nobody refers to it
+    if (deletedSlots.contains(keySlot)) {
+      keys.freeIfUnused(keySlot, this::deletedEverywhere);
+    }
+  }
+
+  /** True if no pending write remains and the key's stable replicas say it is absent. */
+  private boolean deletedEverywhere(int keySlot) {
+    return cache.get(keySlot) == null && deletedSlots.contains(keySlot);
+  }
+
+  private final java.util.Set<Integer> deletedSlots = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private void pacerBatch() {
     pacerBatchCount.increment();
@@ -436,36 +538,48 @@ public final class Proxy implements AutoCloseable {
 
   // ---------------------------------------------------------------- batches
 
-  /** Builds and executes one batch of B accesses. */
+  /** Builds and executes one batch of B accesses under the current phase. */
   private void runBatch() {
-    RandomGenerator rnd = random.get();
-    int[] replicas = new int[batchSize];
-    Request[] served = new Request[batchSize];
-    for (int i = 0; i < batchSize; i++) {
-      if (rnd.nextBoolean()) {          // real, with probability delta = 1/2
-        Request r = queue.poll();
-        if (r != null) {
-          served[i] = r;
-          replicas[i] = r.replica;
+    boolean finished;
+    long stamp = phaseLock.readLock();
+    try {
+      Phase p = phase;
+      RandomGenerator rnd = random.get();
+      int[] replicas = new int[batchSize];
+      Request[] served = new Request[batchSize];
+      double delta = p.delta();
+      for (int i = 0; i < batchSize; i++) {
+        if (rnd.nextDouble() < delta) {
+          Request r = queue.poll();
+          if (r != null) {
+            served[i] = r;
+            replicas[i] = p.replicaFor(r.keySlot, rnd);
+          } else {
+            replicas[i] = p.sampleReal(rnd);
+          }
         } else {
-          replicas[i] = plan.sampleReal(rnd);
+          replicas[i] = p.sampleFake(rnd);
         }
-      } else {
-        replicas[i] = plan.sampleFake(rnd);
       }
+      batchCount.increment();
+      finished = execute(p, replicas, served);
+    } finally {
+      phaseLock.unlockRead(stamp);
     }
-    batchCount.increment();
-    execute(replicas, served);
+    if (finished) {
+      finishTransition();
+    }
   }
 
-  private void execute(int[] replicas, Request[] served) {
+  /** Executes a batch; returns true if it completed the last swap of a transition. */
+  private boolean execute(Phase p, int[] replicas, Request[] served) {
     int[] order = lockOrder(replicas);
     for (int s : order) {
       stripes[s].lock();
     }
+    Outcome outcome;
     try {
-      long[] written = readServeWrite(replicas, served);
-      markWritten(replicas, written);
+      outcome = readServeWrite(p, replicas, served);
     } catch (RuntimeException e) {
       for (Request r : served) {
         if (r != null) {
@@ -478,11 +592,16 @@ public final class Proxy implements AutoCloseable {
         stripes[order[i]].unlock();
       }
     }
+    for (int slot : outcome.deletedEverywhere) {
+      deletedSlots.add(slot);
+      keys.freeIfUnused(slot, this::deletedEverywhere);
+    }
     for (Request r : served) {
       if (r != null) {
         r.done.complete(r.result);
       }
     }
+    return outcome.lastSwap;
   }
 
   private static int[] lockOrder(int[] replicas) {
@@ -500,87 +619,136 @@ public final class Proxy implements AutoCloseable {
     return Arrays.copyOf(s, distinct);
   }
 
-  /**
-   * Reads, serves and writes back one batch; returns, per position, the version of the
-   * UpdateCache entry whose value was written there, or -1.
-   */
-  private long[] readServeWrite(int[] replicas, Request[] served) {
+  /** What a batch changed once its write-back was acknowledged. */
+  private static final class Outcome {
+    final List<Integer> deletedEverywhere = new ArrayList<>(0);
+    boolean lastSwap;
+  }
+
+  /** The plaintext a replica gets on write-back, and what to record once it is stored. */
+  private static final class WriteBack {
+    final byte[] plaintext;
+    final long version;
+    final boolean swap;
+
+    WriteBack(byte[] plaintext, long version, boolean swap) {
+      this.plaintext = plaintext;
+      this.version = version;
+      this.swap = swap;
+    }
+  }
+
+  private Outcome readServeWrite(Phase p, int[] replicas, Request[] served) {
     int b = replicas.length;
     List<byte[]> labels = new ArrayList<>(b);
     for (int r : replicas) {
       labels.add(label(r));
     }
     List<byte[]> sealed = store.multiGet(labels);
+    Transition transition = p instanceof Transition ? (Transition) p : null;
     // decrypt each distinct replica once
-    Map<Integer, ReplicaCodec.View> views = new LinkedHashMap<>();
+    Map<Integer, ReplicaCodec.View> views = new HashMap<>();
     for (int i = 0; i < b; i++) {
       int r = replicas[i];
       if (!views.containsKey(r)) {
-        views.put(r, open(r, labels.get(i), sealed.get(i)));
+        ReplicaCodec.View view = open(p, r, labels.get(i), sealed.get(i));
+        views.put(r, view);
+        if (transition != null && !transition.isPending(r)) {
+          int owner = p.target.ownerOf[r];
+          if (owner != ReplicaPlan.DUMMY && transition.awaitsValue(owner) && cache.get(owner) == null) {
+            transition.offerValue(owner, view.valueOrNull());
+          }
+        }
       }
     }
     for (int i = 0; i < b; i++) {
       Request req = served[i];
       if (req != null) {
-        serve(req, views.get(req.replica));
+        serve(p, req, views.get(replicas[i]));
       }
     }
-    // write back: the cached value if the owner has an entry, else a re-encryption of what was read
-    Map<Integer, byte[]> plaintexts = new LinkedHashMap<>();
-    long[] versionOf = new long[b];
-    Arrays.fill(versionOf, -1);
+    // write back: the cached value if the owner has an entry, a swap if one is due, else a re-encryption
+    Map<Integer, WriteBack> plan = new LinkedHashMap<>();
     List<byte[]> out = new ArrayList<>(b);
     for (int i = 0; i < b; i++) {
       int r = replicas[i];
-      byte[] plain = plaintexts.get(r);
-      if (plain == null) {
-        int owner = plan.ownerOf[r];
-        UpdateCache.Entry e = owner == ReplicaPlan.DUMMY ? null : cache.get(owner);
-        if (e != null) {
-          plain = codec.encode(e.value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner,
-              keys.keyOf(owner), e.value);
-          versionOf[i] = e.version;
-        } else {
-          plain = views.get(r).plaintext;
-        }
-        plaintexts.put(r, plain);
+      WriteBack wb = plan.get(r);
+      if (wb == null) {
+        wb = writeBack(p, transition, r, views.get(r));
+        plan.put(r, wb);
       }
-      out.add(aead.encrypt(plain, labels.get(i)));
+      out.add(aead.encrypt(wb.plaintext, labels.get(i)));
     }
     store.multiPut(labels, out);
-    return versionOf;
-  }
-
-  private void markWritten(int[] replicas, long[] versions) {
-    for (int i = 0; i < replicas.length; i++) {
-      if (versions[i] >= 0) {
-        int r = replicas[i];
-        cache.markWritten(plan.ownerOf[r], versions[i], plan.indexOf[r]);
+    Outcome outcome = new Outcome();
+    for (Map.Entry<Integer, WriteBack> e : plan.entrySet()) {
+      int r = e.getKey();
+      WriteBack wb = e.getValue();
+      int owner = p.target.ownerOf[r];
+      if (wb.version >= 0 && cache.markWritten(owner, wb.version, p.target.indexOf[r])) {
+        outcome.deletedEverywhere.add(owner);
+      }
+      if (wb.swap) {
+        swapCount.increment();
+        lastSwapMillis = System.currentTimeMillis();
+        outcome.lastSwap |= transition.completeSwap(r);
       }
     }
+    return outcome;
   }
 
-  /** Decrypts replica {@code r} and checks that it is what the plan says it is. */
-  private ReplicaCodec.View open(int r, byte[] label, byte[] sealed) {
+  private WriteBack writeBack(Phase p, Transition transition, int r, ReplicaCodec.View view) {
+    int owner = p.target.ownerOf[r];
+    boolean swapDue = transition != null && transition.isPending(r);
+    if (owner == ReplicaPlan.DUMMY) {
+      return swapDue
+          ? new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, true)
+          : new WriteBack(view.plaintext, -1, false);
+    }
+    UpdateCache.Entry e = cache.get(owner);
+    if (e != null) {
+      return new WriteBack(codec.encode(e.value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner,
+          keys.keyOf(owner), e.value), e.version, swapDue);
+    }
+    if (!swapDue) {
+      return new WriteBack(view.plaintext, -1, false);
+    }
+    byte[] key = keys.keyOf(owner);
+    if (key == null) {
+      return new WriteBack(codec.encode(ReplicaCodec.ABSENT, r, owner, null, null), -1, true);
+    }
+    byte[] cached = transition.cachedValue(owner);
+    if (cached == null) {
+      return new WriteBack(view.plaintext, -1, false); // value not seen yet: swap later
+    }
+    byte[] value = cached == Transition.NO_VALUE ? null : cached;
+    return new WriteBack(codec.encode(value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner, key,
+        value), -1, true);
+  }
+
+  /** Decrypts replica {@code r} and checks that it holds what the phase says it holds. */
+  private ReplicaCodec.View open(Phase p, int r, byte[] label, byte[] sealed) {
     if (sealed == null) {
       throw new IntegrityException("the store has lost a replica label: store " + storeDescription
           + " was wiped or is not the one this state was created on");
     }
     ReplicaCodec.View view = codec.view(aead.decrypt(sealed, label));
-    int owner = plan.ownerOf[r];
-    if (view.replicaSlot() != r || view.keySlot() != owner
-        || (owner == ReplicaPlan.DUMMY) != (view.kind() == ReplicaCodec.DUMMY)) {
+    int holder = p.holderOf(r);
+    if (view.replicaSlot() != r || view.keySlot() != holder
+        || (holder == ReplicaPlan.DUMMY) != (view.kind() == ReplicaCodec.DUMMY)) {
       throw new IntegrityException("a replica holds another replica's data (its identity does not match the plan)");
     }
-    if (view.kind() == ReplicaCodec.PRESENT && !Arrays.equals(view.key(), keys.keyOf(owner))) {
+    boolean stale = holder != p.target.ownerOf[r]; // a pending swap slot: old data, never served
+    if (!stale && view.kind() == ReplicaCodec.PRESENT && !Arrays.equals(view.key(), keys.keyOf(holder))) {
       throw new IntegrityException("a replica holds another key's value");
     }
     return view;
   }
 
   /** Applies one dequeued request against replica {@code view} and the UpdateCache. */
-  private void serve(Request req, ReplicaCodec.View view) {
+  private void serve(Phase p, Request req, ReplicaCodec.View view) {
     int slot = req.keySlot;
+    int replicas = p.target.replicaCount(slot);
     switch (req.op) {
       case GET: {
         UpdateCache.Entry e = cache.get(slot);
@@ -589,13 +757,12 @@ public final class Proxy implements AutoCloseable {
         break;
       }
       case PUT: {
-        int replicas = plan.replicaCount(slot);
         cache.compute(slot, (k, e) -> new UpdateCache.Entry(req.value, versions.incrementAndGet(), replicas));
+        deletedSlots.remove(slot);
         req.result = Boolean.TRUE;
         break;
       }
       case DELETE: {
-        int replicas = plan.replicaCount(slot);
         boolean[] existed = new boolean[1];
         cache.compute(slot, (k, e) -> {
           byte[] current = e != null ? e.value : view.valueOrNull();
@@ -609,7 +776,6 @@ public final class Proxy implements AutoCloseable {
         break;
       }
       case UPDATE: {
-        int replicas = plan.replicaCount(slot);
         boolean[] existed = new boolean[1];
         try {
           cache.compute(slot, (k, e) -> {
@@ -635,34 +801,138 @@ public final class Proxy implements AutoCloseable {
     }
   }
 
+  // ---------------------------------------------------------------- distribution changes
+
+  private void onDistributionChange(double[] newEstimate) {
+    if (open.get()) {
+      startTransition(newEstimate);
+    }
+  }
+
+  /**
+   * Starts swapping replicas towards a plan for {@code newEstimate} (paper section 5.1). Returns
+   * false, doing nothing, if a transition is already running or no replica changes hands.
+   */
+  boolean startTransition(double[] newEstimate) {
+    long stamp = phaseLock.writeLock();
+    List<Integer> deleted;
+    Transition t;
+    try {
+      if (phase instanceof Transition) {
+        return false;
+      }
+      ReplicaPlan current = phase.target;
+      ReplicaPlan.Successor next = current.successor(newEstimate, random.get());
+      if (next.swaps().length == 0) {
+        phase = new Phase.Steady(next.plan());
+        if (estimator != null) {
+          estimator.reset(next.plan().estimate);
+          estimator.pause(false);
+        }
+        return false;
+      }
+      t = new Transition(current, next.plan(), next.swaps());
+      deleted = cache.retarget(t);
+      phase = t;
+      transitions.incrementAndGet();
+      if (estimator != null) {
+        estimator.pause(true);
+      }
+    } finally {
+      phaseLock.unlockWrite(stamp);
+    }
+    for (int slot : deleted) {
+      deletedSlots.add(slot);
+      keys.freeIfUnused(slot, this::deletedEverywhere);
+    }
+    if (eagerSwapsForTests) {
+      swapEagerly(t);
+    }
+    return true;
+  }
+
+  /** The insecure alternative the paper warns against, for the uniformity test's teeth. */
+  private void swapEagerly(Transition t) {
+    for (int r : t.pendingSlots()) {
+      int owner = t.target.ownerOf[r];
+      byte[] key = owner == ReplicaPlan.DUMMY ? null : keys.keyOf(owner);
+      byte[] value = null;
+      if (key != null) {
+        ReplicaCodec.View stable = readDirect(t, t.replicaFor(owner, random.get()));
+        UpdateCache.Entry e = cache.get(owner);
+        value = e != null ? e.value : stable.valueOrNull();
+      }
+      byte kind = owner == ReplicaPlan.DUMMY ? ReplicaCodec.DUMMY : value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT;
+      byte[] label = label(r);
+      store.put(label, aead.encrypt(codec.encode(kind, r, owner, key, value), label));
+      if (t.completeSwap(r)) {
+        finishTransition();
+      }
+    }
+  }
+
+  private ReplicaCodec.View readDirect(Phase p, int r) {
+    byte[] label = label(r);
+    return open(p, r, label, store.get(label));
+  }
+
+  private void finishTransition() {
+    long stamp = phaseLock.writeLock();
+    try {
+      if (phase instanceof Transition && ((Transition) phase).remainingSwaps() == 0) {
+        phase = new Phase.Steady(phase.target);
+        if (estimator != null) {
+          estimator.reset(phase.target.estimate);
+          estimator.pause(false);
+        }
+      }
+    } finally {
+      phaseLock.unlockWrite(stamp);
+    }
+  }
+
   // ---------------------------------------------------------------- introspection
 
   /** Counters for benchmarks and tests. */
   public Stats stats() {
+    Phase p = phase;
+    Transition t = p instanceof Transition ? (Transition) p : null;
     return new Stats(requestCount.sum(), batchCount.sum(), pacerBatchCount.sum(), cache.size(),
-        cache.valueBytes(), queue.size(), keys.boundKeys(), plan.keySlots, plan.realReplicas);
+        cache.valueBytes(), queue.size(), keys.boundKeys(), p.target.keySlots, p.target.realReplicas,
+        transitions.get(), t == null ? 0 : t.remainingSwaps(), swapCount.sum(),
+        t == null ? 0 : t.cachedValues(), t == null ? 0 : t.cachedValueBytes(),
+        estimator == null ? Double.NaN : estimator.lastPValue());
   }
 
   /** A snapshot of the engine's counters. */
   public record Stats(long requests, long batches, long pacerBatches, int updateCacheEntries,
-      long updateCacheBytes, int queued, int keys, int capacity, int realReplicas) {}
+      long updateCacheBytes, int queued, int keys, int capacity, int realReplicas,
+      long transitions, int pendingSwaps, long swapsDone, int swapCacheEntries, long swapCacheBytes,
+      double lastChangeTestP) {}
+
+  Phase phase() {
+    return phase;
+  }
 
   ReplicaPlan plan() {
-    return plan;
+    return phase.target;
   }
 
   KvStore store() {
     return store;
   }
 
+  Estimator estimator() {
+    return estimator;
+  }
+
   /** Decrypts replica {@code r} straight from the store (tests: check replicas after quiescence). */
   byte[] readReplicaValue(int r) {
-    byte[] label = label(r);
-    return open(r, label, store.get(label)).valueOrNull();
+    return readDirect(phase, r).valueOrNull();
   }
 
   int slotOf(byte[] key) {
-    return keys.slotOf(key);
+    return keys.peek(key);
   }
 
   /** Sends one batch with no request of its own (tests, and the pacer). */

@@ -161,6 +161,76 @@ final class ReplicaPlan {
     return randomReplica(realSampler.sample(random), random);
   }
 
+  /** A key slot drawn from the estimate. */
+  int sampleKey(RandomGenerator random) {
+    return realSampler.sample(random);
+  }
+
+  /** Number of dummy replicas. */
+  int dummies() {
+    return replicaSlots - realReplicas;
+  }
+
+  /**
+   * The plan for {@code newEstimate} that keeps every replica slot it can (same owner, same index)
+   * and reassigns the rest -- the paper's L list -- to the replicas the new estimate adds (the G
+   * list), in a random pairing. Slots that keep their owner keep their label's meaning; only the
+   * returned {@link Successor#swaps} change hands.
+   */
+  Successor successor(double[] newEstimate, RandomGenerator random) {
+    if (newEstimate.length != keySlots) {
+      throw new IllegalArgumentException("a new estimate must cover the same " + keySlots + " key slots");
+    }
+    double[] pi = normalize(newEstimate);
+    int[] target = new int[keySlots];
+    long total = 0;
+    for (int k = 0; k < keySlots; k++) {
+      target[k] = Math.max(1, (int) Math.ceil(pi[k] * keySlots - CEIL_SLACK));
+      total += target[k];
+    }
+    if (total > replicaSlots) {
+      throw new IllegalStateException("replica plan needs " + total + " replicas, more than 2n");
+    }
+    int targetDummies = (int) (replicaSlots - total);
+    int[] owner = ownerOf.clone();
+    int[] index = indexOf.clone();
+    // L: slots whose owner loses replicas (highest indices go)
+    int[] freed = new int[replicaSlots];
+    int nf = 0;
+    for (int r = 0; r < replicaSlots; r++) {
+      int o = ownerOf[r];
+      int keep = o == DUMMY ? targetDummies : target[o];
+      if (indexOf[r] >= keep) {
+        freed[nf++] = r;
+      }
+    }
+    for (int i = nf - 1; i > 0; i--) {
+      int j = random.nextInt(i + 1);
+      int t = freed[i];
+      freed[i] = freed[j];
+      freed[j] = t;
+    }
+    // G: the replicas owners gain, paired with L in the shuffled order
+    int next = 0;
+    for (int k = 0; k < keySlots; k++) {
+      for (int j = replicaCount(k); j < target[k]; j++) {
+        owner[freed[next]] = k;
+        index[freed[next++]] = j;
+      }
+    }
+    for (int j = dummies(); j < targetDummies; j++) {
+      owner[freed[next]] = DUMMY;
+      index[freed[next++]] = j;
+    }
+    if (next != nf) {
+      throw new IllegalStateException("replica swap lists differ in size: " + next + " gained, " + nf + " lost");
+    }
+    return new Successor(new ReplicaPlan(pi, owner, index), Arrays.copyOf(freed, nf));
+  }
+
+  /** A successor plan and the replica slots that change owner on the way to it. */
+  record Successor(ReplicaPlan plan, int[] swaps) {}
+
   /** A fake access: replica slot ~ pi_f. */
   int sampleFake(RandomGenerator random) {
     return fakeSampler.sample(random);

@@ -64,9 +64,52 @@ final class UpdateCache {
     return entries.compute(keySlot, f);
   }
 
-  /** Marks replica {@code j} of {@code keySlot} as holding version {@code version}. */
-  void markWritten(int keySlot, long version, int j) {
-    entries.computeIfPresent(keySlot, (k, e) -> e.version == version ? e.mark(j) : e);
+  /**
+   * Marks replica {@code j} of {@code keySlot} as holding version {@code version}; returns true if
+   * that completed a deletion (the key's slot may then be freed).
+   */
+  boolean markWritten(int keySlot, long version, int j) {
+    boolean[] deletedEverywhere = {false};
+    entries.computeIfPresent(keySlot, (k, e) -> {
+      if (e.version != version) {
+        return e;
+      }
+      Entry next = e.mark(j);
+      deletedEverywhere[0] = next == null && e.value == null;
+      return next;
+    });
+    return deletedEverywhere[0];
+  }
+
+  /**
+   * Re-expresses every entry in the indices of a transition's target plan: marks of replicas the
+   * key keeps (index below its stable count) stay, the rest are dropped. Entries already complete
+   * in the new plan go away; returns the key slots whose deletion thereby completed.
+   */
+  List<Integer> retarget(Transition t) {
+    List<Integer> deleted = new ArrayList<>();
+    for (Integer slot : new ArrayList<>(entries.keySet())) {
+      entries.computeIfPresent(slot, (k, e) -> {
+        int keep = t.stableCount(k);
+        int replicas = t.target.replicaCount(k);
+        long[] marks = new long[(replicas + 63) >>> 6];
+        int set = 0;
+        for (int j = 0; j < keep; j++) {
+          if ((e.marks[j >>> 6] & (1L << (j & 63))) != 0) {
+            marks[j >>> 6] |= 1L << (j & 63);
+            set++;
+          }
+        }
+        if (set == replicas) {
+          if (e.value == null) {
+            deleted.add(k);
+          }
+          return null;
+        }
+        return new Entry(e.value, e.version, marks, replicas - set);
+      });
+    }
+    return deleted;
   }
 
   int size() {

@@ -29,9 +29,13 @@ public record ProxyState(
     byte[][] keyOfSlot,
     int[] freeOrder,
     int nextFree,
-    List<PendingEntry> pending) {
+    List<PendingEntry> pending,
+    TransitionState transition) {
 
-  private static final int FORMAT = 1;
+  private static final int FORMAT = 2;
+
+  /** A replica swap in progress: the plan it started from and the slots not yet swapped. */
+  public record TransitionState(double[] fromEstimate, int[] fromOwnerOf, int[] fromIndexOf, int[] pendingSwaps) {}
 
   /** One UpdateCache entry: the latest value (null = deleted) and which replicas already hold it. */
   public record PendingEntry(int keySlot, byte[] value, long[] updatedReplicas) {}
@@ -72,6 +76,22 @@ public record ProxyState(
         out.writeInt(e.updatedReplicas().length);
         for (long word : e.updatedReplicas()) {
           out.writeLong(word);
+        }
+      }
+      out.writeBoolean(transition != null);
+      if (transition != null) {
+        out.writeInt(transition.fromEstimate().length);
+        for (double p : transition.fromEstimate()) {
+          out.writeDouble(p);
+        }
+        out.writeInt(transition.fromOwnerOf().length);
+        for (int i = 0; i < transition.fromOwnerOf().length; i++) {
+          out.writeInt(transition.fromOwnerOf()[i]);
+          out.writeInt(transition.fromIndexOf()[i]);
+        }
+        out.writeInt(transition.pendingSwaps().length);
+        for (int r : transition.pendingSwaps()) {
+          out.writeInt(r);
         }
       }
       out.flush();
@@ -125,10 +145,30 @@ public record ProxyState(
         }
         pending.add(new PendingEntry(slot, value, words));
       }
+      TransitionState transition = null;
+      if (in.readBoolean()) {
+        double[] fromEstimate = new double[checkedLength(in.readInt(), data.length)];
+        for (int i = 0; i < fromEstimate.length; i++) {
+          fromEstimate[i] = in.readDouble();
+        }
+        int fm = checkedLength(in.readInt(), data.length);
+        int[] fromOwner = new int[fm];
+        int[] fromIndex = new int[fm];
+        for (int i = 0; i < fm; i++) {
+          fromOwner[i] = in.readInt();
+          fromIndex[i] = in.readInt();
+        }
+        int[] swaps = new int[checkedLength(in.readInt(), data.length)];
+        for (int i = 0; i < swaps.length; i++) {
+          swaps[i] = in.readInt();
+        }
+        transition = new TransitionState(fromEstimate, fromOwner, fromIndex, swaps);
+      }
       if (in.available() != 0) {
         throw new StateException("proxy state has " + in.available() + " unexpected trailing bytes");
       }
-      return new ProxyState(store, id, capacity, valueSize, keySize, estimate, owner, index, keys, free, nextFree, pending);
+      return new ProxyState(store, id, capacity, valueSize, keySize, estimate, owner, index, keys, free, nextFree,
+          pending, transition);
     } catch (EOFException e) {
       throw new StateException("proxy state is truncated", e);
     } catch (IOException e) {
