@@ -129,7 +129,9 @@ class ProxyCorrectnessTest {
   @Test
   void absentKey_costsExactlyOneBatch_andReadsEmpty() {
     MemoryStore store = new MemoryStore();
-    try (Proxy proxy = open(store, 10)) {
+    // the pacer is slowed to one batch per 100 s so that only request batches are counted
+    try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("state")).capacity(10)
+        .valueSize(64).keySize(32).pacerRate(0.01).pacerFraction(0).seed(7).store(store).build())) {
       long before = proxy.stats().batches() - proxy.stats().pacerBatches();
       assertTrue(proxy.get(key(999)).isEmpty());
       assertFalse(proxy.update(key(999), v -> v));

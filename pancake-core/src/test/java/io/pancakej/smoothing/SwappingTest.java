@@ -1,0 +1,371 @@
+package io.pancakej.smoothing;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.commons.math3.distribution.EnumeratedIntegerDistribution;
+import org.apache.commons.math3.random.Well19937c;
+import org.apache.commons.math3.stat.inference.ChiSquareTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.pancakej.CapacityException;
+import io.pancakej.PancakeConfig;
+import io.pancakej.distribution.DistributionFile;
+import io.pancakej.store.KvStore;
+import io.pancakej.store.MemoryStore;
+
+/** Replica swapping (paper section 5.1): correct, complete, and uniform while it runs. */
+class SwappingTest {
+  @TempDir
+  Path dir;
+
+  /** Counts reads and writes per label while {@link #recording}. */
+  static final class Recorder implements KvStore {
+    final KvStore delegate;
+    final Map<ByteBuffer, long[]> reads = new HashMap<>();
+    final Map<ByteBuffer, long[]> writes = new HashMap<>();
+    volatile boolean recording;
+
+    Recorder(KvStore delegate) {
+      this.delegate = delegate;
+    }
+
+    private void count(Map<ByteBuffer, long[]> counts, List<byte[]> keys) {
+      if (recording) {
+        synchronized (counts) {
+          for (byte[] k : keys) {
+            counts.computeIfAbsent(ByteBuffer.wrap(k.clone()), x -> new long[1])[0]++;
+          }
+        }
+      }
+    }
+
+    @Override
+    public List<byte[]> multiGet(List<byte[]> keys) {
+      count(reads, keys);
+      return delegate.multiGet(keys);
+    }
+
+    @Override
+    public void multiPut(List<byte[]> keys, List<byte[]> values) {
+      count(writes, keys);
+      delegate.multiPut(keys, values);
+    }
+
+    @Override
+    public void multiDelete(List<byte[]> keys) {
+      delegate.multiDelete(keys);
+    }
+
+    @Override
+    public String describe() {
+      return delegate.describe();
+    }
+
+    @Override
+    public void close() {
+      delegate.close();
+    }
+
+    /** Chi-square p-value of recorded counts against uniform over {@code labels} labels. */
+    static double uniformityPValue(Map<ByteBuffer, long[]> counts, int labels) {
+      long[] observed = new long[labels];
+      int i = 0;
+      long total = 0;
+      synchronized (counts) {
+        for (long[] c : counts.values()) {
+          observed[i++] = c[0];
+          total += c[0];
+        }
+      }
+      double[] expected = new double[labels];
+      Arrays.fill(expected, (double) total / labels);
+      return new ChiSquareTest().chiSquareTest(expected, observed);
+    }
+  }
+
+  private static byte[] key(int i) {
+    return ("user" + i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private PancakeConfig.Builder config(String name, int capacity, KvStore store) {
+    return PancakeConfig.builder().stateDir(dir.resolve(name)).capacity(capacity).valueSize(32).keySize(16)
+        .pacerRate(2000).seed(5).adapt(false).store(store);
+  }
+
+  private static void runUntilSteady(Proxy proxy, EnumeratedIntegerDistribution workload, int maxRequests) {
+    for (int i = 0; i < maxRequests && proxy.phase() instanceof Transition; i++) {
+      proxy.get(key(workload.sample()));
+    }
+    assertTrue(proxy.phase() instanceof Phase.Steady, "swapping did not finish within " + maxRequests
+        + " requests; " + proxy.stats().pendingSwaps() + " swaps pending");
+  }
+
+  private static EnumeratedIntegerDistribution workload(double[] p, long seed) {
+    int[] keys = new int[p.length];
+    for (int i = 0; i < p.length; i++) {
+      keys[i] = i;
+    }
+    return new EnumeratedIntegerDistribution(new Well19937c(seed), keys, p);
+  }
+
+  /** Key i's probability in slot order: the test needs it per key, the engine per slot. */
+  private static double[] bySlot(Proxy proxy, double[] byKey) {
+    double[] out = new double[proxy.plan().keySlots];
+    Arrays.fill(out, 1e-12);
+    for (int i = 0; i < byKey.length; i++) {
+      out[proxy.slotOf(key(i))] = byKey[i];
+    }
+    return out;
+  }
+
+  @Test
+  void swapping_completes_replicaCountsMatchNewPlan_andEveryReplicaHoldsItsOwnersValue() {
+    int n = 400;
+    try (Proxy proxy = Proxy.open(config("a", n, new MemoryStore()).build())) {
+      Map<Integer, byte[]> model = new HashMap<>();
+      for (int i = 0; i < n; i++) {
+        byte[] v = ("v" + i).getBytes(StandardCharsets.UTF_8);
+        proxy.put(key(i), v);
+        model.put(i, v);
+      }
+      double[] zipf = ReplicaPlanTest.zipf(n, 0.99, 0);
+      assertTrue(proxy.startTransition(bySlot(proxy, zipf)));
+      int swaps = proxy.stats().pendingSwaps();
+      assertTrue(swaps > 50, "a uniform-to-zipf change swaps many replicas: " + swaps);
+      // writes during swapping too
+      Random rnd = new Random(3);
+      EnumeratedIntegerDistribution w = workload(zipf, 9);
+      for (int i = 0; i < 3000; i++) {
+        int k = w.sample();
+        byte[] v = ("w" + i).getBytes(StandardCharsets.UTF_8);
+        proxy.put(key(k), v);
+        model.put(k, v);
+        int r = rnd.nextInt(n);
+        assertArrayEquals(model.get(r), proxy.get(key(r)).orElseThrow(), "read during swapping, key " + r);
+      }
+      runUntilSteady(proxy, w, 2_000_000);
+      ReplicaPlan plan = proxy.plan();
+      for (int i = 0; i < n; i++) {
+        int s = proxy.slotOf(key(i));
+        assertEquals(Math.max(1, (int) Math.ceil(plan.estimate[s] * n - 1e-9)), plan.replicaCount(s));
+      }
+      assertEquals(swaps, proxy.stats().swapsDone());
+      for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), proxy.get(key(e.getKey())).orElseThrow());
+      }
+      ProxyCorrectnessTest.quiesce(proxy);
+      ProxyCorrectnessTest.assertEveryReplicaHoldsLatest(proxy, model);
+    }
+  }
+
+  @Test
+  void concurrentIncrements_acrossRepeatedSwaps_loseNothing_andNeverReadAnotherKey() throws Exception {
+    int n = 200;
+    int threads = 8;
+    try (Proxy proxy = Proxy.open(config("b", n, new MemoryStore()).build())) {
+      for (int i = 0; i < n; i++) {
+        proxy.put(key(i), counter(i, 0));
+      }
+      ConcurrentHashMap<Integer, Long> expected = new ConcurrentHashMap<>();
+      AtomicBoolean stop = new AtomicBoolean();
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int seed = t;
+        futures.add(pool.submit(() -> {
+          EnumeratedIntegerDistribution w = workload(ReplicaPlanTest.zipf(n, 0.8, seed * 7), seed);
+          while (!stop.get()) {
+            int k = w.sample();
+            assertTrue(proxy.update(key(k), old -> {
+              ByteBuffer b = ByteBuffer.wrap(old);
+              assertEquals(k, b.getInt(), "update saw another key's value");
+              return counter(k, b.getLong() + 1);
+            }));
+            expected.merge(k, 1L, Long::sum);
+            ByteBuffer got = ByteBuffer.wrap(proxy.get(key(k)).orElseThrow());
+            assertEquals(k, got.getInt(), "read returned another key's value");
+          }
+        }));
+      }
+      double[][] estimates = {ReplicaPlanTest.zipf(n, 1.1, 0), ReplicaPlanTest.uniform(n),
+          ReplicaPlanTest.zipf(n, 0.9, 50), ReplicaPlanTest.zipf(n, 1.3, 120)};
+      for (double[] e : estimates) {
+        assertTrue(proxy.startTransition(bySlot(proxy, e)));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (proxy.phase() instanceof Transition && System.nanoTime() < deadline) {
+          Thread.sleep(5);
+        }
+        assertTrue(proxy.phase() instanceof Phase.Steady, "swapping did not finish");
+      }
+      stop.set(true);
+      for (Future<?> f : futures) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+      pool.shutdown();
+      Map<Integer, byte[]> model = new HashMap<>();
+      for (int i = 0; i < n; i++) {
+        long want = expected.getOrDefault(i, 0L);
+        assertArrayEquals(counter(i, want), proxy.get(key(i)).orElseThrow(), "counter " + i);
+        model.put(i, counter(i, want));
+      }
+      assertEquals(4, proxy.stats().transitions());
+      ProxyCorrectnessTest.quiesce(proxy);
+      ProxyCorrectnessTest.assertEveryReplicaHoldsLatest(proxy, model);
+    }
+  }
+
+  private static byte[] counter(int key, long value) {
+    return ByteBuffer.allocate(12).putInt(key).putLong(value).array();
+  }
+
+  /**
+   * Records every store operation from the moment swapping starts, uniform to zipf(1.2): over the
+   * first ~2n accesses (about one per label) and over the whole transition. Lazy swapping (the
+   * paper's) stays uniform. Swapping eagerly -- copying each hot key's value into its new replicas
+   * at once -- reads the hot keys' existing replicas again and again, and shows.
+   */
+  private double[] transitionUniformity(boolean eager, String name) {
+    int n = 1000;
+    Recorder recorder = new Recorder(new MemoryStore());
+    try (Proxy proxy = Proxy.open(config(name, n, recorder).combineStoreCalls(false).build(), eager)) {
+      for (int i = 0; i < n; i++) {
+        proxy.put(key(i), counter(i, 0));
+      }
+      ProxyCorrectnessTest.quiesce(proxy);
+      double[] to = ReplicaPlanTest.zipf(n, 1.2, 0);
+      EnumeratedIntegerDistribution w = workload(to, 17);
+      recorder.recording = true;
+      assertTrue(proxy.startTransition(bySlot(proxy, to)));
+      for (int i = 0; i < (2 * n) / 6 * 2; i++) {
+        proxy.get(key(w.sample()));
+      }
+      double earlyReads = Recorder.uniformityPValue(recorder.reads, 2 * n);
+      double earlyWrites = Recorder.uniformityPValue(recorder.writes, 2 * n);
+      long started = System.nanoTime();
+      runUntilSteady(proxy, w, 5_000_000);
+      System.out.printf("%s swapping finished in %.1f s%n", name, (System.nanoTime() - started) / 1e9);
+      double whole = Recorder.uniformityPValue(recorder.reads, 2 * n);
+      return new double[] {earlyReads, earlyWrites, whole};
+    }
+  }
+
+  @Test
+  void labelAccesses_stayUniformWhileSwapping_butEagerSwapsAreVisible() {
+    double[] lazy = transitionUniformity(false, "lazy");
+    double[] eager = transitionUniformity(true, "eager");
+    System.out.printf("swapping uniformity: lazy p(early reads)=%.4f p(early writes)=%.4f p(whole)=%.4f;"
+        + " eager p(early reads)=%.3g%n", lazy[0], lazy[1], lazy[2], eager[0]);
+    assertTrue(lazy[0] > 0.001, "lazy swapping: reads not uniform early on, p = " + lazy[0]);
+    assertTrue(lazy[1] > 0.001, "lazy swapping: writes not uniform early on, p = " + lazy[1]);
+    assertTrue(lazy[2] > 0.001, "lazy swapping: reads not uniform over the transition, p = " + lazy[2]);
+    assertTrue(eager[0] < 0.001, "the check has no teeth: eager swaps passed, p = " + eager[0]);
+  }
+
+  @Test
+  void insertAndDelete_roundTrips_upToAndBeyondCapacity() {
+    int n = 50;
+    try (Proxy proxy = Proxy.open(config("c", n, new MemoryStore()).build())) {
+      for (int i = 0; i < n; i++) {
+        proxy.put(key(i), counter(i, i));
+      }
+      assertThrows(CapacityException.class, () -> proxy.put(key(n), counter(n, 0)));
+      for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 10; i++) {
+          assertTrue(proxy.delete(key(round * 1000 + i)), "delete " + i + " in round " + round);
+        }
+        // deletions must reach every replica before the slots come back
+        ProxyCorrectnessTest.quiesce(proxy);
+        for (int i = 0; i < 10; i++) {
+          int k = (round + 1) * 1000 + i;
+          proxy.put(key(k), counter(k, k));
+        }
+        assertThrows(CapacityException.class, () -> proxy.put(key(99_999), counter(0, 0)));
+        for (int i = 0; i < 10; i++) {
+          assertFalse(proxy.get(key(round * 1000 + i)).isPresent(), "deleted key reads absent");
+          int k = (round + 1) * 1000 + i;
+          assertArrayEquals(counter(k, k), proxy.get(key(k)).orElseThrow());
+        }
+      }
+      for (int i = 10; i < n; i++) {
+        assertArrayEquals(counter(i, i), proxy.get(key(i)).orElseThrow());
+      }
+    }
+  }
+
+  @Test
+  void swappingInterruptedByClose_resumesAfterReopen() {
+    int n = 300;
+    MemoryStore store = new MemoryStore();
+    Map<Integer, byte[]> model = new HashMap<>();
+    int pendingAtClose;
+    try (Proxy proxy = Proxy.open(config("d", n, store).pacerRate(50).build())) {
+      for (int i = 0; i < n; i++) {
+        proxy.put(key(i), counter(i, 7));
+        model.put(i, counter(i, 7));
+      }
+      assertTrue(proxy.startTransition(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0))));
+      for (int i = 0; i < 20; i++) {
+        proxy.get(key(i % n));
+      }
+      pendingAtClose = proxy.stats().pendingSwaps();
+      assertTrue(pendingAtClose > 0);
+    }
+    try (Proxy proxy = Proxy.open(config("d", n, store.reopen()).createIfMissing(false).build())) {
+      assertTrue(proxy.phase() instanceof Transition);
+      assertEquals(pendingAtClose, proxy.stats().pendingSwaps());
+      runUntilSteady(proxy, workload(ReplicaPlanTest.zipf(n, 1.0, 0), 4), 2_000_000);
+      for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), proxy.get(key(e.getKey())).orElseThrow());
+      }
+      ProxyCorrectnessTest.quiesce(proxy);
+      ProxyCorrectnessTest.assertEveryReplicaHoldsLatest(proxy, model);
+    }
+  }
+
+  @Test
+  void distributionFileGivenOnReopen_winsOverTheSavedEstimate() throws Exception {
+    int n = 200;
+    MemoryStore store = new MemoryStore();
+    try (Proxy proxy = Proxy.open(config("e", n, store).build())) {
+      for (int i = 0; i < n; i++) {
+        proxy.put(key(i), counter(i, 1));
+      }
+    }
+    Path dist = dir.resolve("e.dist");
+    Map<String, Double> weights = new LinkedHashMap<>();
+    double[] z = ReplicaPlanTest.zipf(n, 1.0, 0);
+    for (int i = 0; i < n; i++) {
+      weights.put("user" + i, z[i]);
+    }
+    DistributionFile.write(dist, weights);
+    try (Proxy proxy = Proxy.open(config("e", n, store.reopen()).distributionFile(dist).build())) {
+      assertTrue(proxy.phase() instanceof Transition, "reopening with a distribution file swaps towards it");
+      runUntilSteady(proxy, workload(z, 1), 2_000_000);
+      int hottest = proxy.slotOf(key(0));
+      assertEquals((int) Math.ceil(z[0] * n - 1e-9), proxy.plan().replicaCount(hottest));
+      assertArrayEquals(counter(0, 1), proxy.get(key(0)).orElseThrow());
+    }
+  }
+}
