@@ -108,10 +108,22 @@ public final class EncryptedClient implements KvClient {
 
   /** The store label of {@code key}: PRF(prefix || key), deterministic. */
   byte[] label(byte[] key) {
+    return labels.compute(labelInput(key));
+  }
+
+  /**
+   * The label {@code key} is stored under with {@code masterKey}: the ground truth an experimenter
+   * needs to score a frequency-analysis attack on a transcript (bin/audit). Never for the store.
+   */
+  public static byte[] labelOf(MasterKey masterKey, byte[] key) {
+    return new Prf(masterKey.derive(LABEL_KEY_PURPOSE), LABEL_BYTES).compute(labelInput(key));
+  }
+
+  private static byte[] labelInput(byte[] key) {
     byte[] input = new byte[LABEL_PREFIX.length + key.length];
     System.arraycopy(LABEL_PREFIX, 0, input, 0, LABEL_PREFIX.length);
     System.arraycopy(key, 0, input, LABEL_PREFIX.length, key.length);
-    return labels.compute(input);
+    return input;
   }
 
   private byte[] seal(byte[] label, byte[] value) {

@@ -2,6 +2,7 @@ package io.pancakej.store;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -120,6 +121,11 @@ public final class CountingStore implements KvStore {
   @Override
   public String describe() {
     return delegate.describe();
+  }
+
+  @Override
+  public Optional<Storage> storage() {
+    return delegate.storage();
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.pancakej.store;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The batch-first key-value store SPI every scheme (PANCAKE, Path ORAM, encrypted, insecure)
@@ -39,6 +40,17 @@ public interface KvStore extends AutoCloseable {
    * reopening the state against a different store fails clearly.
    */
   String describe();
+
+  /**
+   * What the store holds, as far as the backend knows cheaply: entries and bytes (an estimate on
+   * RocksDB, used memory on Redis). Empty when the backend cannot tell; the default.
+   */
+  default Optional<Storage> storage() {
+    return Optional.empty();
+  }
+
+  /** Server storage: number of entries and bytes held (how bytes are measured depends on the backend). */
+  record Storage(long entries, long bytes) {}
 
   @Override
   void close();

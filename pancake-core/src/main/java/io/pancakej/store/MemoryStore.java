@@ -3,7 +3,9 @@ package io.pancakej.store;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -71,6 +73,16 @@ public final class MemoryStore implements KvStore {
   @Override
   public String describe() {
     return name;
+  }
+
+  /** Entries, and the bytes of their keys and values. */
+  @Override
+  public Optional<Storage> storage() {
+    long bytes = 0;
+    for (Map.Entry<ByteBuffer, byte[]> e : map.entrySet()) {
+      bytes += e.getKey().remaining() + e.getValue().length;
+    }
+    return Optional.of(new Storage(map.size(), bytes));
   }
 
   private void checkOpen() {

@@ -3,6 +3,7 @@ package io.pancakej.store;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -151,6 +152,24 @@ public final class RedisStore implements KvStore {
   @Override
   public String describe() {
     return description;
+  }
+
+  /** {@code DBSIZE} entries and {@code INFO memory}'s {@code used_memory} bytes (the whole server). */
+  @Override
+  public Optional<Storage> storage() {
+    checkOpen();
+    try (Jedis j = pool.getResource()) {
+      long keys = j.dbSize();
+      long bytes = -1;
+      for (String line : j.info("memory").split("\r?\n")) {
+        if (line.startsWith("used_memory:")) {
+          bytes = Long.parseLong(line.substring("used_memory:".length()).trim());
+        }
+      }
+      return Optional.of(new Storage(keys, bytes));
+    } catch (JedisException | NumberFormatException e) {
+      return Optional.empty();
+    }
   }
 
   @Override

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.rocksdb.BlockBasedTableConfig;
@@ -138,6 +139,23 @@ public final class RocksDbStore implements KvStore {
   @Override
   public String describe() {
     return "rocksdb:" + dir;
+  }
+
+  /**
+   * RocksDB's own estimates: {@code rocksdb.estimate-num-keys} entries, and
+   * {@code rocksdb.total-sst-files-size} plus {@code rocksdb.cur-size-all-mem-tables} bytes.
+   */
+  @Override
+  public Optional<Storage> storage() {
+    checkOpen();
+    try {
+      long keys = db.getLongProperty("rocksdb.estimate-num-keys");
+      long bytes = db.getLongProperty("rocksdb.total-sst-files-size")
+          + db.getLongProperty("rocksdb.cur-size-all-mem-tables");
+      return Optional.of(new Storage(keys, bytes));
+    } catch (RocksDBException e) {
+      return Optional.empty();
+    }
   }
 
   private void checkOpen() {

@@ -30,18 +30,30 @@ public final class Stores {
   public static final String REDIS_CLUSTER_NODES_PROPERTY = "redis.cluster.nodes";
   /** When set, every server-visible operation is appended to this file (see {@link TracingStore}). */
   public static final String TRACE_FILE_PROPERTY = "pancake.trace.file";
+  /**
+   * When set, the store counts server operations and bytes and, when closed, writes them and its
+   * storage to this properties file (see {@link StatsFileStore}).
+   */
+  public static final String STATS_FILE_PROPERTY = "pancake.stats.file";
 
   /** The backend names {@link #open} accepts. */
   public static final List<String> NAMES = List.of("rocksdb", "redis", "redis-cluster", "memory");
 
   private Stores() {}
 
-  /** Opens the store named by {@value #STORE_PROPERTY}, wrapped in a tracer if asked for. */
+  /**
+   * Opens the store named by {@value #STORE_PROPERTY}, wrapped in a tracer
+   * ({@value #TRACE_FILE_PROPERTY}) and a counter ({@value #STATS_FILE_PROPERTY}) if asked for.
+   */
   public static KvStore open(Properties props) {
     KvStore store = openRaw(props);
     String trace = props.getProperty(TRACE_FILE_PROPERTY);
     if (trace != null && !trace.isBlank()) {
-      return new TracingStore(store, Path.of(trace.trim()));
+      store = new TracingStore(store, Path.of(trace.trim()));
+    }
+    String stats = props.getProperty(STATS_FILE_PROPERTY);
+    if (stats != null && !stats.isBlank()) {
+      store = new StatsFileStore(store, Path.of(stats.trim()));
     }
     return store;
   }

@@ -10,6 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Optional;
 
 import io.pancakej.StoreException;
 
@@ -91,6 +92,11 @@ public final class TracingStore implements KvStore {
   @Override
   public String describe() {
     return delegate.describe();
+  }
+
+  @Override
+  public Optional<Storage> storage() {
+    return delegate.storage();
   }
 
   @Override

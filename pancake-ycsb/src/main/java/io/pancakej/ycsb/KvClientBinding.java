@@ -1,5 +1,10 @@
 package io.pancakej.ycsb;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -7,6 +12,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 import io.pancakej.KvClient;
 import io.pancakej.PancakeConfig;
@@ -34,6 +40,11 @@ import site.ycsb.Status;
  * {@code data/<binding>/rocksdb} and {@code pancake.state.dir} to {@code data/<binding>/state}.
  * In the run phase (YCSB's {@code dotransactions=true}) {@code pancake.state.create} is forced to
  * false, so a run without a load fails clearly instead of starting from an empty state.
+ *
+ * <p>With {@code pancake.stats.file} set, the store counts server operations and bytes and writes
+ * them to that file when the client closes ({@link Stores#STATS_FILE_PROPERTY}); the binding then
+ * appends {@code ycsbOperations}, the number of YCSB operations (read, insert, update, delete)
+ * this JVM performed, so a reader can divide.
  */
 public abstract class KvClientBinding extends DB {
   /** YCSB's run-phase flag, set by {@code -t} (true) and {@code -load} (false). */
@@ -52,14 +63,18 @@ public abstract class KvClientBinding extends DB {
 
   private static final class Shared {
     final KvClient client;
+    final String statsFile;
+    final LongAdder operations = new LongAdder();
     int references;
 
-    Shared(KvClient client) {
+    Shared(KvClient client, String statsFile) {
       this.client = client;
+      this.statsFile = statsFile;
     }
   }
 
   private KvClient client;
+  private LongAdder operations;
 
   /** The binding's name on the command line and in default data paths, e.g. {@code encrypted}. */
   protected abstract String name();
@@ -97,7 +112,7 @@ public abstract class KvClientBinding extends DB {
       if (shared == null) {
         Properties props = effectiveProperties(getProperties());
         try {
-          shared = new Shared(openClient(props));
+          shared = new Shared(openClient(props), props.getProperty(Stores.STATS_FILE_PROPERTY));
         } catch (RuntimeException e) {
           String message = "[" + name() + "] cannot open the client: " + describe(e);
           System.err.println(message);
@@ -113,6 +128,7 @@ public abstract class KvClientBinding extends DB {
       }
       shared.references++;
       client = shared.client;
+      operations = shared.operations;
     }
   }
 
@@ -135,7 +151,21 @@ public abstract class KvClientBinding extends DB {
           failure.setStackTrace(new StackTraceElement[0]);
           throw failure;
         }
+        appendOperationCount(shared);
       }
+    }
+  }
+
+  private void appendOperationCount(Shared shared) {
+    if (isBlank(shared.statsFile)) {
+      return;
+    }
+    Path file = Path.of(shared.statsFile.trim());
+    try {
+      Files.writeString(file, "ycsbOperations=" + shared.operations.sum() + "\n", StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      System.err.println("[" + name() + "] cannot append to stats file " + file + ": " + e.getMessage());
     }
   }
 
@@ -144,6 +174,7 @@ public abstract class KvClientBinding extends DB {
     if (client == null) {
       throw new IllegalStateException(name() + " binding used before init() or after cleanup()");
     }
+    operations.increment();
     return client;
   }
 

@@ -1,0 +1,88 @@
+package io.pancakej.store;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.pancakej.StoreException;
+
+/**
+ * A {@link CountingStore} that, on {@link #close()}, writes its counts and the store's
+ * {@link KvStore#storage() storage} to a properties file ({@value Stores#STATS_FILE_PROPERTY}):
+ * {@code roundTrips}, {@code keysRead}, {@code keysWritten}, {@code keysDeleted},
+ * {@code bytesRead}, {@code bytesWritten}, {@code storageEntries}, {@code storageBytes}
+ * (-1 when the backend cannot tell). Storage is measured before the delegate closes.
+ */
+final class StatsFileStore implements KvStore {
+  private final CountingStore counting;
+  private final Path file;
+  private final AtomicBoolean open = new AtomicBoolean(true);
+
+  StatsFileStore(KvStore delegate, Path file) {
+    this.counting = new CountingStore(delegate);
+    this.file = file.toAbsolutePath();
+  }
+
+  @Override
+  public List<byte[]> multiGet(List<byte[]> keys) {
+    return counting.multiGet(keys);
+  }
+
+  @Override
+  public void multiPut(List<byte[]> keys, List<byte[]> values) {
+    counting.multiPut(keys, values);
+  }
+
+  @Override
+  public void multiDelete(List<byte[]> keys) {
+    counting.multiDelete(keys);
+  }
+
+  @Override
+  public String describe() {
+    return counting.describe();
+  }
+
+  @Override
+  public Optional<Storage> storage() {
+    return counting.storage();
+  }
+
+  @Override
+  public void close() {
+    if (!open.compareAndSet(true, false)) {
+      return;
+    }
+    try {
+      CountingStore.Counts c = counting.snapshot();
+      Storage s;
+      try {
+        s = counting.storage().orElse(new Storage(-1, -1));
+      } catch (RuntimeException e) {
+        s = new Storage(-1, -1);
+      }
+      String text = "# server-side counts of " + counting.describe() + "\n"
+          + "roundTrips=" + c.roundTrips() + "\n"
+          + "keysRead=" + c.keysRead() + "\n"
+          + "keysWritten=" + c.keysWritten() + "\n"
+          + "keysDeleted=" + c.keysDeleted() + "\n"
+          + "bytesRead=" + c.bytesRead() + "\n"
+          + "bytesWritten=" + c.bytesWritten() + "\n"
+          + "storageEntries=" + s.entries() + "\n"
+          + "storageBytes=" + s.bytes() + "\n";
+      Path parent = file.getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      Files.writeString(file, text, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new StoreException("cannot write stats file " + file + ": " + e.getMessage(), e);
+    } finally {
+      counting.close();
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package io.pancakej.bench;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.commons.math3.distribution.ChiSquaredDistribution;
+import org.apache.commons.math3.distribution.PoissonDistribution;
+
+/**
+ * The statistics of the transcript audit, on plain counts so they can be tested on synthetic
+ * transcripts: a chi-square test of label accesses against the uniform distribution, and a
+ * frequency-analysis attack that ranks labels by access count and matches them to keys ranked by
+ * true popularity.
+ */
+final class AuditStats {
+  private AuditStats() {}
+
+  /** Result of the uniformity test over {@code cells} labels with {@code total} accesses. */
+  record Uniformity(int cells, long total, double chiSquare, double pValue, long max, long min) {
+    /** max/min count ratio; infinite when some label was never accessed. */
+    double maxMinRatio() {
+      return min == 0 ? Double.POSITIVE_INFINITY : (double) max / min;
+    }
+  }
+
+  /**
+   * Pearson's chi-square test of {@code counts} (one per label, zeros included) against equal
+   * probabilities; the p-value is the upper tail with {@code cells - 1} degrees of freedom.
+   */
+  static Uniformity uniformity(long[] counts) {
+    if (counts.length < 2) {
+      throw new IllegalArgumentException("uniformity needs at least two labels, got " + counts.length);
+    }
+    long total = 0;
+    long max = Long.MIN_VALUE;
+    long min = Long.MAX_VALUE;
+    for (long c : counts) {
+      total += c;
+      max = Math.max(max, c);
+      min = Math.min(min, c);
+    }
+    if (total == 0) {
+      throw new IllegalArgumentException("no accesses to test");
+    }
+    double expected = (double) total / counts.length;
+    double chi = 0;
+    for (long c : counts) {
+      double d = c - expected;
+      chi += d * d / expected;
+    }
+    double p = new ChiSquaredDistribution(null, counts.length - 1.0).cumulativeProbability(chi);
+    return new Uniformity(counts.length, total, chi, Math.max(0.0, 1.0 - p), max, min);
+  }
+
+  /** Attack outcome on the {@code k} most popular keys. */
+  record AttackResult(int k, int recovered, double chance, double pValue) {
+    /** Whether the attack recovered significantly more than chance (p below 0.001). */
+    boolean beatsChance() {
+      return pValue < 1e-3;
+    }
+  }
+
+  /**
+   * The frequency-analysis attack. Labels are ranked by access count (descending; ties by label
+   * text, which for PRF labels is a random order); keys by true weight (descending). The attacker
+   * guesses that the i-th most popular key is stored under the i-th most accessed label; the guess
+   * is right if that label is one of the key's labels ({@code owner.get(label) == key}; PANCAKE
+   * keys own several replicas, any of them counts).
+   *
+   * <p>Chance is the expected number of hits of a random matching: the i-th key is hit with
+   * probability (its label count) / (all labels). The p-value is the Poisson upper tail
+   * P(X >= recovered) for that mean, a close approximation for a sum of rare independent hits.
+   *
+   * @param labelCounts accesses per label, for every label in the universe (zeros included)
+   * @param owner the key each label belongs to (labels absent from the map belong to none)
+   * @param keysByPopularity keys, most popular first
+   * @param ks the k values to score
+   */
+  static List<AttackResult> attack(Map<String, Long> labelCounts, Map<String, String> owner,
+      List<String> keysByPopularity, int... ks) {
+    List<String> labels = new ArrayList<>(labelCounts.keySet());
+    labels.sort(Comparator.<String>comparingLong(labelCounts::get).reversed().thenComparing(Comparator.naturalOrder()));
+    Map<String, Integer> labelsPerKey = new java.util.HashMap<>();
+    for (Map.Entry<String, String> e : owner.entrySet()) {
+      if (labelCounts.containsKey(e.getKey())) {
+        labelsPerKey.merge(e.getValue(), 1, Integer::sum);
+      }
+    }
+    List<AttackResult> results = new ArrayList<>();
+    for (int k : ks) {
+      int kk = Math.min(k, Math.min(keysByPopularity.size(), labels.size()));
+      if (kk <= 0 || (!results.isEmpty() && results.get(results.size() - 1).k() == kk)) {
+        continue;
+      }
+      int hits = 0;
+      double chance = 0;
+      for (int i = 0; i < kk; i++) {
+        String key = keysByPopularity.get(i);
+        if (key.equals(owner.get(labels.get(i)))) {
+          hits++;
+        }
+        chance += (double) labelsPerKey.getOrDefault(key, 0) / labels.size();
+      }
+      double p;
+      if (hits == 0) {
+        p = 1.0;
+      } else if (chance <= 0) {
+        p = 0.0;
+      } else {
+        p = 1.0 - new PoissonDistribution(null, chance, PoissonDistribution.DEFAULT_EPSILON,
+            PoissonDistribution.DEFAULT_MAX_ITERATIONS).cumulativeProbability(hits - 1);
+      }
+      results.add(new AttackResult(kk, hits, chance, Math.max(0.0, p)));
+    }
+    return results;
+  }
+
+  /** Counts as an array over {@code universe} (labels not in {@code counts} are zero). */
+  static long[] countsOver(Set<String> universe, Map<String, Long> counts) {
+    long[] out = new long[universe.size()];
+    int i = 0;
+    for (String label : universe) {
+      out[i++] = counts.getOrDefault(label, 0L);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,393 @@
+package io.pancakej.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import io.pancakej.distribution.DistributionFile;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import redis.clients.jedis.Jedis;
+
+/**
+ * {@code bin/bench}: the paper's evaluation in one command. For every workload and scheme it runs
+ * stock YCSB's load and run phases in child JVMs (fresh data per pair), with server-side counts
+ * ({@code pancake.stats.file}), and writes {@code results.md}, {@code results.csv} and PNG charts
+ * to {@code --out}. PANCAKE is warm-started with the workload's true key distribution
+ * ({@code bin/distribution}). {@code --trace} also records each run phase's transcript and audits
+ * it ({@code bin/audit}); {@code --sensitivity} adds the UpdateCache and batch-size experiments.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Runs YCSB workloads for insecure, encrypted, pancake and pathoram side by side; "
+        + "writes a table, a CSV and charts.")
+public final class Bench implements Callable<Integer> {
+  static final Map<String, String> BINDINGS = Map.of(
+      "insecure", "io.pancakej.ycsb.InsecureBinding",
+      "encrypted", "io.pancakej.ycsb.EncryptedBinding",
+      "pancake", "io.pancakej.ycsb.PancakeBinding",
+      "pathoram", "io.pancakej.ycsb.PathOramBinding");
+
+  @Option(names = "--store", defaultValue = "rocksdb", description = "rocksdb (embedded, default) or redis")
+  String store;
+  @Option(names = "--redis-host", defaultValue = "127.0.0.1", description = "Redis host (with --redis-port)")
+  String redisHost;
+  @Option(names = "--redis-port", description = "an existing Redis server's port; default: start a private one (bin/redis-local)")
+  Integer redisPort;
+  @Option(names = "--records", defaultValue = "10000", description = "YCSB recordcount (default ${DEFAULT-VALUE})")
+  int records;
+  @Option(names = "--ops", defaultValue = "20000", description = "YCSB operationcount per run (default ${DEFAULT-VALUE})")
+  long ops;
+  @Option(names = "--threads", defaultValue = "8", description = "YCSB client threads (default ${DEFAULT-VALUE})")
+  int threads;
+  @Option(names = "--field-length", defaultValue = "100", description = "YCSB fieldlength; 10 fields make a record (default ${DEFAULT-VALUE})")
+  int fieldLength;
+  @Option(names = "--value-size", description = "pancake.value.size (padded value size); default: fits 10 fields of --field-length")
+  Integer valueSize;
+  @Option(names = "--schemes", split = ",", defaultValue = "insecure,encrypted,pancake,pathoram")
+  List<String> schemes;
+  @Option(names = "--workloads", split = ",", defaultValue = "a,c", description = "workloads/workload<x> files (default ${DEFAULT-VALUE})")
+  List<String> workloads;
+  @Option(names = "--out", defaultValue = "docs/results", description = "where results go (default ${DEFAULT-VALUE})")
+  Path out;
+  @Option(names = "--work", defaultValue = "data/bench", description = "scratch data, YCSB outputs (default ${DEFAULT-VALUE})")
+  Path work;
+  @Option(names = "-p", description = "extra YCSB/pancake property name=value for every run")
+  Map<String, String> extra = new LinkedHashMap<>();
+  @Option(names = "--trace", description = "record each run phase's transcript and audit it (slows the runs)")
+  boolean trace;
+  @Option(names = "--no-main", description = "skip the main comparison (only --sensitivity)")
+  boolean noMain;
+  @Option(names = "--sensitivity", split = ",",
+      description = "extra experiments: cache (UpdateCache vs write fraction and zipf skew, Fig. 7b/7c), batch (B = 2..6, Fig. 8)")
+  List<String> sensitivity = new ArrayList<>();
+  @Option(names = "--replot", description = "only redraw the tables and charts from <out>/results.csv")
+  boolean replot;
+  @Option(names = "--batch-sizes", split = ",", defaultValue = "2,3,4,5,6")
+  List<Integer> batchSizes;
+
+  private final PrintStream log = System.err;
+  private final Path root = Path.of(System.getProperty("pancake.root", ".")).toAbsolutePath().normalize();
+  private String redisPid;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Bench()).execute(args));
+  }
+
+  /** One YCSB load+run pair's figures. */
+  record Row(String scheme, String workload, String variant, double throughput, double readAvg, double readP99,
+      double updateAvg, double updateP99, long errors, double roundTripsPerOp, double keysPerOp,
+      double bytesPerOp, long storageEntries, long storageBytes, double loadSeconds) {}
+
+  @Override
+  public Integer call() throws Exception {
+    if (!store.equals("rocksdb") && !store.equals("redis")) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--store must be rocksdb or redis");
+    }
+    for (String s : schemes) {
+      if (!BINDINGS.containsKey(s)) {
+        throw new CommandLine.ParameterException(new CommandLine(this), "unknown scheme " + s);
+      }
+    }
+    out = root.resolve(out);
+    work = root.resolve(work);
+    if (replot) {
+      List<String> lines = Files.readAllLines(out.resolve("results.csv"));
+      String setup = Files.readAllLines(out.resolve("results.md")).get(1).replace("`", "");
+      List<Row> rows = new ArrayList<>();
+      for (String line : lines.subList(1, lines.size())) {
+        String[] c = line.split(",");
+        rows.add(new Row(c[0], c[1], "", num(c[2]), num(c[4]), num(c[5]), num(c[6]), num(c[7]), Long.parseLong(c[8]),
+            num(c[9]), num(c[10]), num(c[11]), Long.parseLong(c[12]), Long.parseLong(c[13]), num(c[14])));
+      }
+      Report.write(out, rows, setup);
+      return 0;
+    }
+    Files.createDirectories(out);
+    deleteTree(work);
+    Files.createDirectories(work);
+    try {
+      if (store.equals("redis") && redisPort == null) {
+        startRedis();
+      }
+      List<Row> rows = new ArrayList<>();
+      if (!noMain) {
+        rows = mainComparison();
+        Report.write(out, rows, describeSetup());
+        log.println("bench: wrote " + out.resolve("results.md") + ", results.csv and charts");
+      }
+      if (sensitivity.contains("batch")) {
+        List<Row> batch = batchSensitivity();
+        Report.writeBatch(out, batch, describeSetup());
+      }
+      if (sensitivity.contains("cache")) {
+        CacheSensitivity.run(out, records, log);
+      }
+      return 0;
+    } finally {
+      stopRedis();
+    }
+  }
+
+  String describeSetup() {
+    return String.format(Locale.ROOT, "store=%s records=%d operations=%d threads=%d fieldlength=%d value.size=%d",
+        store, records, ops, threads, fieldLength, effectiveValueSize());
+  }
+
+  int effectiveValueSize() {
+    return valueSize != null ? valueSize : Math.max(1200, 10 * (fieldLength + 16) + 64);
+  }
+
+  private List<Row> mainComparison() throws IOException, InterruptedException {
+    List<Row> rows = new ArrayList<>();
+    int total = workloads.size() * schemes.size();
+    int step = 0;
+    for (String w : workloads) {
+      Path dist = distributionFile(w);
+      for (String s : schemes) {
+        step++;
+        String tag = String.format(Locale.ROOT, "[%d/%d] workload %s, %s", step, total, w.toUpperCase(Locale.ROOT), s);
+        Map<String, String> props = new LinkedHashMap<>();
+        Row row = loadAndRun(tag, s, w, "", props, dist);
+        rows.add(row);
+        if (trace) {
+          audit(s, w, dist);
+        }
+      }
+    }
+    return rows;
+  }
+
+  private List<Row> batchSensitivity() throws IOException, InterruptedException {
+    List<Row> rows = new ArrayList<>();
+    for (String w : workloads) {
+      Path dist = distributionFile(w);
+      for (int b : batchSizes) {
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("pancake.batch.size", String.valueOf(b));
+        rows.add(loadAndRun("[batch B=" + b + "] workload " + w.toUpperCase(Locale.ROOT) + ", pancake",
+            "pancake", w, "B=" + b, props, dist));
+      }
+    }
+    return rows;
+  }
+
+  private Path distributionFile(String w) throws IOException {
+    Properties p = workloadProperties(w);
+    p.setProperty("recordcount", String.valueOf(records));
+    p.setProperty("operationcount", String.valueOf(ops));
+    Path file = work.resolve("distribution-" + w + ".tsv");
+    DistributionFile.write(file, YcsbDistribution.weights(p));
+    return file;
+  }
+
+  private Properties workloadProperties(String w) throws IOException {
+    Properties p = new Properties();
+    try (InputStream in = Files.newInputStream(workloadFile(w))) {
+      p.load(in);
+    }
+    return p;
+  }
+
+  private Path workloadFile(String w) {
+    return root.resolve("workloads").resolve("workload" + w);
+  }
+
+  private Row loadAndRun(String tag, String scheme, String w, String variant, Map<String, String> extraProps,
+      Path dist) throws IOException, InterruptedException {
+    Path dir = work.resolve(scheme + "-" + w + (variant.isEmpty() ? "" : "-" + variant.replace("=", "")));
+    Files.createDirectories(dir);
+    if (store.equals("redis")) {
+      try (Jedis j = new Jedis(redisHost, redisPort)) {
+        j.flushAll();
+      }
+    }
+    List<String> common = new ArrayList<>(List.of("-P", workloadFile(w).toString(),
+        "-p", "recordcount=" + records, "-p", "operationcount=" + ops, "-threads", String.valueOf(threads),
+        "-p", "fieldlength=" + fieldLength, "-p", "pancake.value.size=" + effectiveValueSize(),
+        "-p", "pancake.store=" + store, "-p", "rocksdb.dir=" + dir.resolve("rocksdb"),
+        "-p", "pancake.state.dir=" + dir.resolve("state"), "-s"));
+    if (store.equals("redis")) {
+      common.addAll(List.of("-p", "redis.host=" + redisHost, "-p", "redis.port=" + redisPort));
+    }
+    for (Map.Entry<String, String> e : extra.entrySet()) {
+      common.addAll(List.of("-p", e.getKey() + "=" + e.getValue()));
+    }
+    for (Map.Entry<String, String> e : extraProps.entrySet()) {
+      common.addAll(List.of("-p", e.getKey() + "=" + e.getValue()));
+    }
+    List<String> load = new ArrayList<>(common);
+    load.addAll(List.of("-p", "pancake.stats.file=" + dir.resolve("load.stats")));
+    if (scheme.equals("pancake")) {
+      load.addAll(List.of("-p", "pancake.distribution.file=" + dist));
+    }
+    log.printf(Locale.ROOT, "bench: %s: load %d records...%n", tag, records);
+    long t0 = System.nanoTime();
+    ycsb("-load", scheme, load, dir.resolve("load.txt"), tag);
+    double loadSeconds = (System.nanoTime() - t0) / 1e9;
+    List<String> run = new ArrayList<>(common);
+    run.addAll(List.of("-p", "pancake.stats.file=" + dir.resolve("run.stats")));
+    if (trace) {
+      run.addAll(List.of("-p", "pancake.trace.file=" + dir.resolve("run.trace")));
+    }
+    log.printf(Locale.ROOT, "bench: %s: run %d operations on %d threads...%n", tag, ops, threads);
+    t0 = System.nanoTime();
+    ycsb("-t", scheme, run, dir.resolve("run.txt"), tag);
+    Row row = parse(scheme, w, variant, dir, loadSeconds);
+    log.printf(Locale.ROOT, "bench: %s: %.0f ops/s (%.0f s)%n", tag, row.throughput(), (System.nanoTime() - t0) / 1e9);
+    return row;
+  }
+
+  private void ycsb(String phase, String scheme, List<String> args, Path output, String tag)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), "site.ycsb.Client", phase, "-db", BINDINGS.get(scheme)));
+    cmd.addAll(args);
+    Path err = output.resolveSibling(output.getFileName().toString().replace(".txt", ".err"));
+    Process p = new ProcessBuilder(cmd).directory(root.toFile())
+        .redirectOutput(output.toFile()).start();
+    // forward YCSB's 10-second status lines as progress; keep the rest in the .err file
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
+        var errOut = Files.newBufferedWriter(err)) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        errOut.write(line);
+        errOut.newLine();
+        if (line.contains(" sec: ") && line.contains("operations")) {
+          int cut = line.indexOf(" sec: ");
+          String brief = line.substring(Math.max(0, line.lastIndexOf(' ', cut - 1) + 1));
+          int semi = brief.indexOf(';', brief.indexOf("current ops/sec") >= 0 ? brief.indexOf("current ops/sec") : 0);
+          log.println("bench: " + tag + ": " + (semi > 0 ? brief.substring(0, semi) : brief));
+        }
+      }
+    }
+    int rc = p.waitFor();
+    if (rc != 0) {
+      throw new IllegalStateException(tag + ": YCSB " + phase + " exited with " + rc + "; see " + err);
+    }
+  }
+
+  private static final Pattern METRIC = Pattern.compile("^\\[([A-Z_-]+)\\], ([^,]+), (.+)$");
+
+  static Row parse(String scheme, String w, String variant, Path dir, double loadSeconds) throws IOException {
+    Map<String, String> m = new LinkedHashMap<>();
+    long errors = 0;
+    for (String line : Files.readAllLines(dir.resolve("run.txt"))) {
+      Matcher x = METRIC.matcher(line.trim());
+      if (x.matches()) {
+        m.put(x.group(1) + "/" + x.group(2), x.group(3).trim());
+        if (x.group(2).startsWith("Return=") && !x.group(2).equals("Return=OK")
+            && !x.group(1).startsWith("CLEANUP")) {
+          errors += (long) Double.parseDouble(x.group(3).trim());
+        }
+      }
+    }
+    Properties stats = new Properties();
+    Path statsFile = dir.resolve("run.stats");
+    if (Files.exists(statsFile)) {
+      try (var r = Files.newBufferedReader(statsFile)) {
+        stats.load(r);
+      }
+    }
+    double opsDone = num(stats.getProperty("ycsbOperations"));
+    return new Row(scheme, w, variant, num(m.get("OVERALL/Throughput(ops/sec)")),
+        num(m.get("READ/AverageLatency(us)")), num(m.get("READ/99thPercentileLatency(us)")),
+        num(m.get("UPDATE/AverageLatency(us)")), num(m.get("UPDATE/99thPercentileLatency(us)")), errors,
+        per(stats, "roundTrips", opsDone),
+        per2(stats, "keysRead", "keysWritten", opsDone),
+        per2(stats, "bytesRead", "bytesWritten", opsDone),
+        (long) num(stats.getProperty("storageEntries")), (long) num(stats.getProperty("storageBytes")), loadSeconds);
+  }
+
+  private static double num(String s) {
+    if (s == null || s.isBlank()) {
+      return Double.NaN;
+    }
+    try {
+      return Double.parseDouble(s.trim());
+    } catch (NumberFormatException e) {
+      return Double.NaN;
+    }
+  }
+
+  private static double per(Properties stats, String key, double ops) {
+    return ops > 0 ? num(stats.getProperty(key)) / ops : Double.NaN;
+  }
+
+  private static double per2(Properties stats, String a, String b, double ops) {
+    return ops > 0 ? (num(stats.getProperty(a)) + num(stats.getProperty(b))) / ops : Double.NaN;
+  }
+
+  private void audit(String scheme, String w, Path dist) {
+    Path dir = work.resolve(scheme + "-" + w);
+    Path file = out.resolve("audit-" + scheme + "-" + w + ".txt");
+    log.printf(Locale.ROOT, "bench: auditing %s workload %s -> %s%n", scheme, w.toUpperCase(Locale.ROOT), file);
+    try (PrintStream ps = new PrintStream(Files.newOutputStream(file), true, StandardCharsets.UTF_8)) {
+      ps.println("$ bin/audit --scheme " + scheme + " --transcript <run.trace> --distribution <distribution-" + w
+          + ".tsv> --state-dir <state>");
+      ps.println("# " + describeSetup() + ", workload " + w.toUpperCase(Locale.ROOT)
+          + (scheme.equals("pancake") ? ", pancake warm-started with the true distribution" : ""));
+      int rc = new CommandLine(new Audit(ps)).execute("--scheme", scheme, "--transcript",
+          dir.resolve("run.trace").toString(), "--distribution", dist.toString(), "--state-dir",
+          dir.resolve("state").toString());
+      if (rc != 0) {
+        log.println("bench: audit of " + scheme + " failed (exit " + rc + ")");
+      }
+    } catch (IOException e) {
+      log.println("bench: cannot write " + file + ": " + e.getMessage());
+    }
+    try {
+      log.print(Files.readString(file));
+    } catch (IOException e) {
+      // already reported
+    }
+  }
+
+  private void startRedis() throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(root.resolve("bin/redis-local").toString(), "start")
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    String line = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    if (p.waitFor() != 0 || line.isEmpty()) {
+      throw new IllegalStateException("bin/redis-local start failed");
+    }
+    String[] parts = line.split("\\s+");
+    redisPort = Integer.parseInt(parts[0]);
+    redisPid = parts[1];
+    redisHost = "127.0.0.1";
+    log.println("bench: started redis-server on 127.0.0.1:" + redisPort + " (pid " + redisPid + ")");
+  }
+
+  private void stopRedis() throws IOException, InterruptedException {
+    if (redisPid != null) {
+      new ProcessBuilder(root.resolve("bin/redis-local").toString(), "stop", redisPid)
+          .inheritIO().start().waitFor();
+      redisPid = null;
+    }
+  }
+
+  static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.delete(p);
+      }
+    }
+  }
+}

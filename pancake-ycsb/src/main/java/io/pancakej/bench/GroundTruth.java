@@ -1,0 +1,102 @@
+package io.pancakej.bench;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import io.pancakej.ConfigException;
+import io.pancakej.baseline.EncryptedClient;
+import io.pancakej.crypto.MasterKey;
+import io.pancakej.crypto.Prf;
+import io.pancakej.state.ProxyState;
+import io.pancakej.state.StateDirectory;
+
+/**
+ * Which store label belongs to which key: the experimenter's knowledge (never the adversary's),
+ * needed to score the frequency-analysis attack. {@code labels} is every label the scheme uses
+ * for data (the universe for the uniformity test); {@code owner} maps a label to its key.
+ */
+record GroundTruth(Set<String> labels, Map<String, String> owner) {
+  private static final HexFormat HEX = HexFormat.of();
+  /** The engine's label PRF purpose and input encoding (Proxy.label). */
+  static final String PANCAKE_LABEL_PURPOSE = "pancake-j label prf v1";
+
+  /** For scheme {@code insecure}, {@code encrypted}, {@code pancake} or {@code pathoram}. */
+  static GroundTruth of(String scheme, Collection<String> keys, Path stateDir, Path keyFile) {
+    switch (scheme.toLowerCase(Locale.ROOT)) {
+      case "insecure":
+        return insecure(keys);
+      case "encrypted":
+        return encrypted(keys, MasterKey.load(keyFile(stateDir, keyFile, scheme)));
+      case "pancake":
+        return pancake(stateDir, MasterKey.load(keyFile(stateDir, keyFile, scheme)));
+      case "pathoram":
+        // bucket labels belong to no key: the attack can recover nothing
+        return new GroundTruth(Set.of(), Map.of());
+      default:
+        throw new ConfigException("unknown scheme '" + scheme + "'; expected insecure, encrypted, pancake or pathoram");
+    }
+  }
+
+  private static Path keyFile(Path stateDir, Path keyFile, String scheme) {
+    if (keyFile != null) {
+      return keyFile;
+    }
+    if (stateDir == null) {
+      throw new ConfigException("scheme " + scheme + " needs --state-dir (or --key-file) for its master key");
+    }
+    return stateDir.resolve("master.key");
+  }
+
+  /** The label is the key's bytes. */
+  static GroundTruth insecure(Collection<String> keys) {
+    Map<String, String> owner = new HashMap<>();
+    for (String k : keys) {
+      owner.put(HEX.formatHex(k.getBytes(StandardCharsets.UTF_8)), k);
+    }
+    return new GroundTruth(new LinkedHashSet<>(owner.keySet()), owner);
+  }
+
+  /** The label is the encrypted baseline's PRF of the key. */
+  static GroundTruth encrypted(Collection<String> keys, MasterKey masterKey) {
+    Map<String, String> owner = new HashMap<>();
+    for (String k : keys) {
+      owner.put(HEX.formatHex(EncryptedClient.labelOf(masterKey, k.getBytes(StandardCharsets.UTF_8))), k);
+    }
+    return new GroundTruth(new LinkedHashSet<>(owner.keySet()), owner);
+  }
+
+  /**
+   * Every replica slot's label from the sealed proxy state; a key owns the labels of its replica
+   * slots, dummies and unused key slots own none.
+   */
+  static GroundTruth pancake(Path stateDir, MasterKey masterKey) {
+    if (stateDir == null) {
+      throw new ConfigException("scheme pancake needs --state-dir");
+    }
+    ProxyState state;
+    try (StateDirectory dir = StateDirectory.lock(stateDir)) {
+      state = dir.load(masterKey);
+    }
+    Prf prf = new Prf(masterKey.derive(PANCAKE_LABEL_PURPOSE), 16);
+    Set<String> labels = new LinkedHashSet<>();
+    Map<String, String> owner = new HashMap<>();
+    int[] ownerOf = state.ownerOf();
+    for (int r = 0; r < ownerOf.length; r++) {
+      String label = HEX.formatHex(prf.compute(ByteBuffer.allocate(9).put((byte) 1).putLong(r).array()));
+      labels.add(label);
+      int slot = ownerOf[r];
+      if (slot >= 0 && slot < state.keyOfSlot().length && state.keyOfSlot()[slot] != null) {
+        owner.put(label, new String(state.keyOfSlot()[slot], StandardCharsets.UTF_8));
+      }
+    }
+    return new GroundTruth(labels, owner);
+  }
+}

@@ -1,0 +1,192 @@
+package io.pancakej.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/** Writes the bench results: markdown table, CSV and PNG charts in the style of the paper's figures. */
+final class Report {
+  private Report() {}
+
+  static void write(Path out, List<Bench.Row> rows, String setup) throws IOException {
+    Map<String, Double> base = new LinkedHashMap<>();
+    for (Bench.Row r : rows) {
+      if (r.scheme().equals("insecure")) {
+        base.put(r.workload(), r.throughput());
+      }
+    }
+    StringBuilder csv = new StringBuilder("scheme,workload,throughput_ops_s,ratio_to_insecure,read_avg_us,read_p99_us,"
+        + "update_avg_us,update_p99_us,errors,server_round_trips_per_op,server_keys_per_op,server_bytes_per_op,"
+        + "storage_entries,storage_bytes,load_seconds\n");
+    StringBuilder md = new StringBuilder("<!-- written by bin/bench -->\n`" + setup + "`\n\n"
+        + "| scheme | workload | ops/s | x insecure | read avg us | read p99 us | update avg us | update p99 us "
+        + "| errors | server round trips/op | server keys/op | server KB/op | storage entries | storage MB |\n"
+        + "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    for (Bench.Row r : rows) {
+      double ratio = base.containsKey(r.workload()) ? r.throughput() / base.get(r.workload()) : Double.NaN;
+      csv.append(String.join(",", r.scheme(), r.workload(), f(r.throughput(), 1), f(ratio, 4), f(r.readAvg(), 1),
+          f(r.readP99(), 0), f(r.updateAvg(), 1), f(r.updateP99(), 0), String.valueOf(r.errors()),
+          f(r.roundTripsPerOp(), 3), f(r.keysPerOp(), 3), f(r.bytesPerOp(), 0), String.valueOf(r.storageEntries()),
+          String.valueOf(r.storageBytes()), f(r.loadSeconds(), 1))).append('\n');
+      md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %d | %s |%n",
+          r.scheme(), r.workload().toUpperCase(Locale.ROOT), f(r.throughput(), 0), f(ratio, 3), f(r.readAvg(), 0),
+          f(r.readP99(), 0), f(r.updateAvg(), 0), f(r.updateP99(), 0), r.errors(), f(r.roundTripsPerOp(), 2),
+          f(r.keysPerOp(), 2), f(r.bytesPerOp() / 1024, 2), r.storageEntries(),
+          r.storageBytes() < 0 ? "-" : f(r.storageBytes() / 1048576.0, 1)));
+    }
+    Files.writeString(out.resolve("results.csv"), csv);
+    Files.writeString(out.resolve("results.md"), md);
+    throughputChart(out.resolve("throughput.png"), rows, setup);
+    latencyChart(out.resolve("latency.png"), rows, setup, false);
+    latencyChart(out.resolve("latency-p99.png"), rows, setup, true);
+  }
+
+  static String f(double v, int digits) {
+    if (Double.isNaN(v)) {
+      return "-";
+    }
+    return String.format(Locale.ROOT, "%." + digits + "f", v);
+  }
+
+  private static Set<String> schemes(List<Bench.Row> rows) {
+    Set<String> s = new LinkedHashSet<>();
+    rows.forEach(r -> s.add(r.scheme()));
+    return s;
+  }
+
+  private static CategoryChart barChart(String title, String yTitle) {
+    CategoryChart chart = new CategoryChartBuilder().width(900).height(540).title(title)
+        .xAxisTitle("workload").yAxisTitle(yTitle).build();
+    chart.getStyler().setYAxisLogarithmic(true);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    chart.getStyler().setLabelsVisible(true);
+    chart.getStyler().setLabelsFontColorAutomaticEnabled(false);
+    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    chart.getStyler().setPlotBackgroundColor(java.awt.Color.WHITE);
+    chart.getStyler().setPlotGridVerticalLinesVisible(false);
+    chart.getStyler().setYAxisDecimalPattern("#,##0");
+    return chart;
+  }
+
+  /** Fig. 4 style: throughput per scheme and workload, log scale. */
+  static void throughputChart(Path file, List<Bench.Row> rows, String setup) throws IOException {
+    CategoryChart chart = barChart("Throughput (ops/s, log scale)  " + setup, "ops/s");
+    chart.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 12));
+    for (String s : schemes(rows)) {
+      List<String> xs = new ArrayList<>();
+      List<Double> ys = new ArrayList<>();
+      for (Bench.Row r : rows) {
+        if (r.scheme().equals(s)) {
+          xs.add("YCSB-" + r.workload().toUpperCase(Locale.ROOT));
+          ys.add(r.throughput());
+        }
+      }
+      chart.addSeries(s, xs, ys);
+    }
+    saveLog(chart, file);
+  }
+
+  /** XChart's log axis needs an explicit minimum (bars start at zero otherwise): the decade below the data. */
+  private static void saveLog(CategoryChart chart, Path file) throws IOException {
+    double min = Double.MAX_VALUE;
+    double max = 0;
+    for (var series : chart.getSeriesMap().values()) {
+      for (Number y : series.getYData()) {
+        if (y != null && y.doubleValue() > 0) {
+          min = Math.min(min, y.doubleValue());
+          max = Math.max(max, y.doubleValue());
+        }
+      }
+    }
+    if (min == Double.MAX_VALUE) {
+      return;
+    }
+    chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(min))));
+    chart.getStyler().setYAxisMax(Math.pow(10, Math.ceil(Math.log10(max * 1.5))));
+    BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+  }
+
+  /** Fig. 5 style: latency of reads and updates per scheme, log scale. */
+  static void latencyChart(Path file, List<Bench.Row> rows, String setup, boolean p99) throws IOException {
+    CategoryChart chart = barChart((p99 ? "p99" : "Average") + " latency (us, log scale)  " + setup, "us");
+    chart.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 12));
+    chart.setXAxisTitle("workload / operation");
+    for (String s : schemes(rows)) {
+      List<String> xs = new ArrayList<>();
+      List<Double> ys = new ArrayList<>();
+      for (Bench.Row r : rows) {
+        if (!r.scheme().equals(s)) {
+          continue;
+        }
+        String w = r.workload().toUpperCase(Locale.ROOT);
+        double read = p99 ? r.readP99() : r.readAvg();
+        double update = p99 ? r.updateP99() : r.updateAvg();
+        if (!Double.isNaN(read)) {
+          xs.add(w + " read");
+          ys.add(read);
+        }
+        if (!Double.isNaN(update)) {
+          xs.add(w + " update");
+          ys.add(update);
+        }
+      }
+      chart.addSeries(s, xs, ys);
+    }
+    saveLog(chart, file);
+  }
+
+  /** Fig. 8 style: PANCAKE throughput and p99 latency against batch size B. */
+  static void writeBatch(Path out, List<Bench.Row> rows, String setup) throws IOException {
+    StringBuilder md = new StringBuilder("<!-- written by bin/bench --sensitivity batch -->\n`" + setup + "`\n\n"
+        + "| workload | B | ops/s | read p99 us | update p99 us | server keys/op |\n|---|--:|--:|--:|--:|--:|\n");
+    for (Bench.Row r : rows) {
+      md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", r.workload().toUpperCase(Locale.ROOT),
+          r.variant().substring(2), f(r.throughput(), 0), f(r.readP99(), 0), f(r.updateP99(), 0), f(r.keysPerOp(), 2)));
+    }
+    Files.writeString(out.resolve("batch.md"), md);
+    XYChart thr = new XYChartBuilder().width(800).height(480).title("PANCAKE throughput vs batch size B  " + setup)
+        .xAxisTitle("B").yAxisTitle("ops/s").build();
+    XYChart lat = new XYChartBuilder().width(800).height(480).title("PANCAKE p99 latency vs batch size B  " + setup)
+        .xAxisTitle("B").yAxisTitle("p99 latency (us)").build();
+    for (XYChart c : List.of(thr, lat)) {
+      c.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 12));
+      c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+      c.getStyler().setPlotBackgroundColor(java.awt.Color.WHITE);
+    }
+    Map<String, List<Bench.Row>> byWorkload = new LinkedHashMap<>();
+    rows.forEach(r -> byWorkload.computeIfAbsent(r.workload(), k -> new ArrayList<>()).add(r));
+    for (Map.Entry<String, List<Bench.Row>> e : byWorkload.entrySet()) {
+      List<Double> b = new ArrayList<>();
+      List<Double> t = new ArrayList<>();
+      List<Double> p = new ArrayList<>();
+      for (Bench.Row r : e.getValue()) {
+        b.add(Double.parseDouble(r.variant().substring(2)));
+        t.add(r.throughput());
+        p.add(Math.max(nz(r.readP99()), nz(r.updateP99())));
+      }
+      String name = "YCSB-" + e.getKey().toUpperCase(Locale.ROOT);
+      thr.addSeries(name, b, t);
+      lat.addSeries(name, b, p);
+    }
+    BitmapEncoder.saveBitmap(thr, out.resolve("batch-throughput.png").toString(), BitmapEncoder.BitmapFormat.PNG);
+    BitmapEncoder.saveBitmap(lat, out.resolve("batch-latency.png").toString(), BitmapEncoder.BitmapFormat.PNG);
+  }
+
+  private static double nz(double v) {
+    return Double.isNaN(v) ? 0 : v;
+  }
+}

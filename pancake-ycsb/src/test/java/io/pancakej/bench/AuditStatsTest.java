@@ -1,0 +1,137 @@
+package io.pancakej.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The audit's statistics on synthetic transcripts whose answer is known. Fixed seeds; a correct
+ * implementation fails the uniform cases with probability about 10^-3 per seed (the thresholds),
+ * and the skewed cases are decided by many orders of magnitude.
+ */
+class AuditStatsTest {
+  private static final int KEYS = 1000;
+
+  /** Keys k0..k999 with zipf(1) weights, most popular first. */
+  private static List<String> keys() {
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < KEYS; i++) {
+      keys.add("k" + i);
+    }
+    return keys;
+  }
+
+  private static int zipf(SplittableRandom rnd, double[] cdf) {
+    double u = rnd.nextDouble();
+    int lo = 0;
+    int hi = cdf.length - 1;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (cdf[mid] < u) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  private static double[] zipfCdf(int n) {
+    double[] cdf = new double[n];
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+      sum += 1.0 / (i + 1);
+      cdf[i] = sum;
+    }
+    for (int i = 0; i < n; i++) {
+      cdf[i] /= sum;
+    }
+    return cdf;
+  }
+
+  @Test
+  void uniformTranscript_passesChiSquare_andAttackIsAtChance() {
+    SplittableRandom rnd = new SplittableRandom(42);
+    Map<String, Long> counts = new HashMap<>();
+    Map<String, String> owner = new HashMap<>();
+    for (int i = 0; i < KEYS; i++) {
+      owner.put("L" + i, "k" + i);
+      counts.put("L" + i, 0L);
+    }
+    for (int i = 0; i < 200_000; i++) {
+      counts.merge("L" + rnd.nextInt(KEYS), 1L, Long::sum);
+    }
+    AuditStats.Uniformity u = AuditStats.uniformity(AuditStats.countsOver(counts.keySet(), counts));
+    assertTrue(u.pValue() > 1e-3, "p = " + u.pValue());
+    assertTrue(u.maxMinRatio() < 2.0, "max/min " + u.maxMinRatio());
+    for (AuditStats.AttackResult a : AuditStats.attack(counts, owner, keys(), 1, 10, 100, 1000)) {
+      assertFalse(a.beatsChance(), a.toString());
+      assertEquals(a.k() / (double) KEYS, a.chance(), 1e-9);
+    }
+  }
+
+  @Test
+  void skewedTranscript_failsChiSquare_andAttackRecoversTopKeys() {
+    SplittableRandom rnd = new SplittableRandom(7);
+    double[] cdf = zipfCdf(KEYS);
+    Map<String, Long> counts = new HashMap<>();
+    Map<String, String> owner = new HashMap<>();
+    for (int i = 0; i < KEYS; i++) {
+      owner.put("L" + i, "k" + i);
+      counts.put("L" + i, 0L);
+    }
+    for (int i = 0; i < 200_000; i++) {
+      counts.merge("L" + zipf(rnd, cdf), 1L, Long::sum);
+    }
+    AuditStats.Uniformity u = AuditStats.uniformity(AuditStats.countsOver(counts.keySet(), counts));
+    assertTrue(u.pValue() < 1e-12, "p = " + u.pValue());
+    List<AuditStats.AttackResult> results = AuditStats.attack(counts, owner, keys(), 1, 10);
+    assertEquals(1, results.get(0).recovered());
+    assertEquals(10, results.get(1).recovered());
+    assertTrue(results.get(1).beatsChance());
+  }
+
+  @Test
+  void smoothedReplicas_hideTheTopKeys_anyReplicaCounts() {
+    // PANCAKE-like: key i owns R(i) replicas, each accessed uniformly; 2 * KEYS labels in all
+    SplittableRandom rnd = new SplittableRandom(11);
+    Map<String, String> owner = new HashMap<>();
+    Map<String, Long> counts = new HashMap<>();
+    int label = 0;
+    int[] replicas = {200, 100, 60, 40, 30};
+    for (int i = 0; i < KEYS && label < 2 * KEYS; i++) {
+      int r = i < replicas.length ? replicas[i] : 1;
+      for (int j = 0; j < r && label < 2 * KEYS; j++) {
+        owner.put("L" + label, "k" + i);
+        counts.put("L" + label++, 0L);
+      }
+    }
+    while (label < 2 * KEYS) {
+      counts.put("L" + label++, 0L); // dummies
+    }
+    for (int i = 0; i < 300_000; i++) {
+      counts.merge("L" + rnd.nextInt(2 * KEYS), 1L, Long::sum);
+    }
+    AuditStats.Uniformity u = AuditStats.uniformity(AuditStats.countsOver(counts.keySet(), counts));
+    assertTrue(u.pValue() > 1e-3, "p = " + u.pValue());
+    List<AuditStats.AttackResult> results = AuditStats.attack(counts, owner, keys(), 1, 5, 100);
+    assertEquals(0.1, results.get(0).chance(), 1e-9); // 200 of 2000 labels are the top key's
+    for (AuditStats.AttackResult a : results) {
+      assertFalse(a.beatsChance(), a.toString());
+    }
+  }
+
+  @Test
+  void aLabelNeverRead_makesTheRatioInfinite() {
+    AuditStats.Uniformity u = AuditStats.uniformity(new long[] {5, 0, 5});
+    assertEquals(Double.POSITIVE_INFINITY, u.maxMinRatio());
+  }
+}
