@@ -18,10 +18,18 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 /**
  * A Redis Cluster through Jedis's cluster client. Keys land on nodes by hash slot; a multi-get or
  * multi-put is a cluster pipeline, which Jedis sends as one round trip per node involved.
+ *
+ * <p>Resharding: Jedis's cluster pipeline sends each command to the node its cached slot map
+ * names and does not follow {@code MOVED} or {@code ASK} replies (a slot that moved, or is moving,
+ * to another master). Commands answered that way are retried one by one, in list order, through
+ * the regular cluster commands, which follow both redirections and refresh the slot map, so the
+ * next pipeline goes to the right node again. A multi-put is therefore still "every write applied,
+ * in order" for each key; it is not atomic across keys (neither is a pipeline on a cluster).
  */
 public final class RedisClusterStore implements KvStore {
   private final JedisCluster cluster;
@@ -81,8 +89,12 @@ public final class RedisClusterStore implements KvStore {
       }
       p.sync();
       List<byte[]> out = new ArrayList<>(keys.size());
-      for (Response<byte[]> r : responses) {
-        out.add(r.get());
+      for (int i = 0; i < keys.size(); i++) {
+        try {
+          out.add(responses.get(i).get());
+        } catch (JedisRedirectionException moved) {
+          out.add(cluster.get(keys.get(i))); // follows MOVED/ASK, refreshes the slot map
+        }
       }
       return out;
     } catch (JedisException e) {
@@ -103,8 +115,14 @@ public final class RedisClusterStore implements KvStore {
         responses.add(p.set(keys.get(i), values.get(i)));
       }
       p.sync();
-      for (Response<String> r : responses) {
-        r.get(); // surfaces a per-command error
+      for (int i = 0; i < keys.size(); i++) {
+        try {
+          responses.get(i).get(); // surfaces a per-command error
+        } catch (JedisRedirectionException moved) {
+          // the slot moved: replay this write through the redirecting client; later writes of
+          // the same key in this list are redirected too (same slot), so list order is kept
+          cluster.set(keys.get(i), values.get(i));
+        }
       }
     } catch (JedisException e) {
       throw RedisStore.failure("Redis Cluster multi-put failed", e);
@@ -118,10 +136,18 @@ public final class RedisClusterStore implements KvStore {
       return;
     }
     try (ClusterPipeline p = cluster.pipelined()) {
+      List<Response<Long>> responses = new ArrayList<>(keys.size());
       for (byte[] k : keys) {
-        p.del(k);
+        responses.add(p.del(k));
       }
       p.sync();
+      for (int i = 0; i < keys.size(); i++) {
+        try {
+          responses.get(i).get();
+        } catch (JedisRedirectionException moved) {
+          cluster.del(keys.get(i));
+        }
+      }
     } catch (JedisException e) {
       throw RedisStore.failure("Redis Cluster delete failed", e);
     }

@@ -1,13 +1,17 @@
 package io.pancakej.testing;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import io.pancakej.store.Stores;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.params.MigrateParams;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * A real three-master Redis Cluster (6.2, from the {@code embedded-redis} test jar) on free
@@ -15,6 +19,10 @@ import redis.clients.jedis.exceptions.JedisException;
  * {@code CLUSTER MEET}, splits slots 0..16383 into three ranges with {@code CLUSTER ADDSLOTS}
  * and returns once every node reports {@code cluster_state:ok} and knows all three masters and
  * all 16384 slots. {@link #close()} kills the nodes and deletes their directories.
+ *
+ * <p>{@link #moveSlot} reshards one hash slot to another master the way
+ * {@code redis-cli --cluster reshard} does, step by step, so a test can keep a workload running
+ * while keys migrate.
  */
 public final class RedisClusterFixture implements AutoCloseable {
   /** Number of master nodes. */
@@ -23,6 +31,7 @@ public final class RedisClusterFixture implements AutoCloseable {
   private static final long READY_TIMEOUT_MS = 30_000;
 
   private final List<RedisProcess> nodes = new ArrayList<>();
+  private final int[] slotOwner = new int[SLOTS];
 
   /** Starts and joins a three-master cluster. */
   public RedisClusterFixture() {
@@ -75,6 +84,9 @@ public final class RedisClusterFixture implements AutoCloseable {
       }
       try (Jedis j = nodes.get(i).connect()) {
         j.clusterAddSlots(slots); // ADDSLOTSRANGE needs Redis 7
+      }
+      for (int s : slots) {
+        slotOwner[s] = i;
       }
     }
   }
@@ -160,6 +172,80 @@ public final class RedisClusterFixture implements AutoCloseable {
     try (Jedis j = nodes.get(i).connect()) {
       return j.dbSize();
     }
+  }
+
+  /** The hash slot of {@code key} (CRC16 modulo 16384, honouring {@code {hash tags}}). */
+  public static int slotOf(byte[] key) {
+    return JedisClusterCRC16.getSlot(key);
+  }
+
+  /** Index of the master that serves {@code slot}. */
+  public synchronized int ownerOf(int slot) {
+    return slotOwner[slot];
+  }
+
+  /**
+   * Up to {@code count} distinct slots of node {@code i} that hold keys, found by sampling
+   * {@code RANDOMKEY} (at most {@code 50 x count} samples).
+   */
+  public List<Integer> busySlots(int i, int count) {
+    Set<Integer> found = new LinkedHashSet<>();
+    try (Jedis j = nodes.get(i).connect()) {
+      for (int tries = 0; tries < 50 * count && found.size() < count; tries++) {
+        byte[] k = j.randomBinaryKey();
+        if (k == null) {
+          break;
+        }
+        found.add(slotOf(k));
+      }
+    }
+    return new ArrayList<>(found);
+  }
+
+  /**
+   * Moves {@code slot} and its keys to master {@code to} while clients keep running, as a
+   * resharding tool does: {@code CLUSTER SETSLOT IMPORTING} on the target, {@code MIGRATING} on
+   * the source, {@code MIGRATE} of {@code keysPerStep} keys at a time (calling
+   * {@code betweenSteps} after each step, e.g. to sleep so that clients run into the half-moved
+   * slot and its {@code ASK} redirections), then {@code SETSLOT NODE} on every master, target
+   * first. Returns the number of keys moved.
+   */
+  public synchronized int moveSlot(int slot, int to, int keysPerStep, Runnable betweenSteps) {
+    int from = slotOwner[slot];
+    if (from == to) {
+      return 0;
+    }
+    RedisProcess source = nodes.get(from);
+    RedisProcess target = nodes.get(to);
+    int moved = 0;
+    try (Jedis src = source.connect(); Jedis dst = target.connect()) {
+      String sourceId = src.clusterMyId();
+      String targetId = dst.clusterMyId();
+      dst.clusterSetSlotImporting(slot, sourceId);
+      src.clusterSetSlotMigrating(slot, targetId);
+      betweenSteps.run();
+      while (true) {
+        List<byte[]> keys = src.clusterGetKeysInSlotBinary(slot, keysPerStep);
+        if (keys.isEmpty()) {
+          break;
+        }
+        src.migrate(RedisProcess.HOST, target.port(), 0, 5000, MigrateParams.migrateParams(),
+            keys.toArray(new byte[0][]));
+        moved += keys.size();
+        betweenSteps.run();
+      }
+      dst.clusterSetSlotNode(slot, targetId);
+      src.clusterSetSlotNode(slot, targetId);
+      for (int i = 0; i < nodes.size(); i++) {
+        if (i != from && i != to) {
+          try (Jedis other = nodes.get(i).connect()) {
+            other.clusterSetSlotNode(slot, targetId);
+          }
+        }
+      }
+    }
+    slotOwner[slot] = to;
+    return moved;
   }
 
   /** Kills every node and deletes their directories; idempotent. */

@@ -110,7 +110,7 @@ final class RedisProcess {
     }
     Process p = process;
     process = null;
-    p.destroy(); // SIGTERM: no persistence configured, so it exits at once
+    p.destroy(); // SIGTERM: exits at once (an AOF is already synced with appendfsync always)
     try {
       if (!p.waitFor(5, TimeUnit.SECONDS)) {
         p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);

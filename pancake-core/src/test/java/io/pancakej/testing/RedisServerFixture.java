@@ -12,8 +12,11 @@ import redis.clients.jedis.Jedis;
  * free loopback port, without persistence. The constructor returns once the server answers PING;
  * {@link #close()} kills it and deletes its directory.
  *
- * <p>{@link #stop()} and {@link #start()} stop and restart the same server on the same port (the
- * data is lost: there is no persistence), to test behaviour during and after a Redis outage.
+ * <p>{@link #stop()} and {@link #start()} stop and restart the same server on the same port, to
+ * test behaviour during and after a Redis outage. The default server has no persistence, so a
+ * restart loses the data; {@link #withPersistence()} starts one with an append-only file synced
+ * on every write ({@code appendonly yes}, {@code appendfsync always}), the configuration that
+ * keeps every acknowledged write of a real deployment across a restart.
  *
  * <pre>{@code
  * try (RedisServerFixture redis = new RedisServerFixture();
@@ -24,16 +27,25 @@ public final class RedisServerFixture implements AutoCloseable {
   private static final int START_ATTEMPTS = 3;
   private final RedisProcess process;
 
-  /** Starts a server on a free loopback port. */
+  /** Starts a server without persistence on a free loopback port. */
   public RedisServerFixture() {
-    this.process = startProcess();
+    this(List.of());
   }
 
-  private static RedisProcess startProcess() {
+  private RedisServerFixture(List<String> extraConfig) {
+    this.process = startProcess(extraConfig);
+  }
+
+  /** Starts a server whose data survives {@link #stop()} and {@link #start()} (AOF, fsync always). */
+  public static RedisServerFixture withPersistence() {
+    return new RedisServerFixture(List.of("appendonly yes", "appendfsync always"));
+  }
+
+  private static RedisProcess startProcess(List<String> extraConfig) {
     RuntimeException last = null;
     for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
       Path dir = RedisProcess.tempDir("pancake-redis");
-      RedisProcess p = new RedisProcess(RedisProcess.freePort(), dir, List.of());
+      RedisProcess p = new RedisProcess(RedisProcess.freePort(), dir, extraConfig);
       try {
         p.start();
         return p;
@@ -74,7 +86,10 @@ public final class RedisServerFixture implements AutoCloseable {
     return process.isRunning();
   }
 
-  /** Kills the server and waits for it to exit (a no-op when stopped). Its data is lost. */
+  /**
+   * Stops the server (SIGTERM) and waits for it to exit (a no-op when stopped). Its data is lost
+   * unless it was started {@link #withPersistence()}.
+   */
   public void stop() {
     process.stop();
   }

@@ -50,6 +50,12 @@ final class YcsbProcess {
    */
   static Result run(Path workDir, String phase, String bindingClass, String workload, int threads,
       Map<String, String> props) throws IOException, InterruptedException {
+    return run(workDir, phase, bindingClass, workload, threads, props, List.of());
+  }
+
+  /** As above, with extra YCSB arguments (e.g. {@code -s}, {@code -target 200}). */
+  static Result run(Path workDir, String phase, String bindingClass, String workload, int threads,
+      Map<String, String> props, List<String> extraArgs) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx256m");
@@ -65,6 +71,7 @@ final class YcsbProcess {
     cmd.add(WORKLOADS.resolve(workload).toString());
     cmd.add("-threads");
     cmd.add(Integer.toString(threads));
+    cmd.addAll(extraArgs);
     for (Map.Entry<String, String> e : props.entrySet()) {
       cmd.add("-p");
       cmd.add(e.getKey() + "=" + e.getValue());

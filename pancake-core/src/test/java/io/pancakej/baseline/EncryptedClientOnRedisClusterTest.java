@@ -1,0 +1,49 @@
+package io.pancakej.baseline;
+
+import java.security.SecureRandom;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+import io.pancakej.KvClient;
+import io.pancakej.crypto.MasterKey;
+import io.pancakej.store.RedisClusterStore;
+import io.pancakej.testing.KvClientContractTest;
+import io.pancakej.testing.RedisClusterFixture;
+
+/** The client contract, on the encrypted baseline over a real three-master Redis Cluster. */
+class EncryptedClientOnRedisClusterTest extends KvClientContractTest {
+  private static RedisClusterFixture cluster;
+
+  @BeforeAll
+  static void startCluster() {
+    cluster = new RedisClusterFixture();
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    cluster.close();
+  }
+
+  @Override
+  protected KvClient newClient() {
+    cluster.flushAll();
+    return new EncryptedClient(RedisClusterStore.open(cluster.properties()), MasterKey.generate(new SecureRandom()),
+        1200, 128);
+  }
+
+  @Override
+  protected int randomOperationCount() {
+    return 1000;
+  }
+
+  @Override
+  protected int incrementsPerThread() {
+    return 50;
+  }
+
+  @Override
+  protected int keysPerThread() {
+    return 30;
+  }
+}

@@ -1,0 +1,15 @@
+package io.pancakej.baseline;
+
+import java.util.Properties;
+
+import io.pancakej.KvClient;
+import io.pancakej.store.RedisStore;
+import io.pancakej.testing.KvClientOutageTest;
+
+/** Redis outages under the insecure baseline. */
+class InsecureClientOutageTest extends KvClientOutageTest {
+  @Override
+  protected KvClient open(Properties storeProperties) {
+    return new InsecureClient(RedisStore.open(storeProperties));
+  }
+}
