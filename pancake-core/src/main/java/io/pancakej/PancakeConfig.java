@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
 
+import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
 
@@ -51,6 +52,8 @@ public final class PancakeConfig {
   /** Confidence of the Kolmogorov-Smirnov change test; a change is declared when p < 1 - confidence. */
   public static final String CONFIDENCE_PROPERTY = "pancake.detect.confidence";
   public static final double DEFAULT_CONFIDENCE = 0.95;
+  /** Write-ahead log policy: {@code write} (default, survives a killed process), {@code fsync}, {@code off}. */
+  public static final String WAL_SYNC_PROPERTY = "pancake.wal.sync";
   /** Seed for the proxy's coins and samplers: tests and reproducible experiments only (insecure). */
   public static final String SEED_PROPERTY = "pancake.seed";
   /** YCSB's record count, the default capacity. */
@@ -71,6 +74,7 @@ public final class PancakeConfig {
   private final Long seed;
   private final boolean combine;
   private final boolean adapt;
+  private final WriteAheadLog.Sync walSync;
   private final int windowSize;
   private final double confidence;
   private final KvStore store;
@@ -90,6 +94,7 @@ public final class PancakeConfig {
     this.seed = b.seed;
     this.combine = b.combine;
     this.adapt = b.adapt;
+    this.walSync = b.walSync;
     this.windowSize = b.windowSize;
     this.confidence = b.confidence;
     this.store = b.store;
@@ -131,6 +136,10 @@ public final class PancakeConfig {
     b.pacerFraction(doubleProperty(props, PACER_FRACTION_PROPERTY, DEFAULT_PACER_FRACTION));
     b.combineStoreCalls(bool(props, COMBINE_PROPERTY, true));
     b.adapt(bool(props, ADAPT_PROPERTY, true));
+    String wal = props.getProperty(WAL_SYNC_PROPERTY);
+    if (wal != null && !wal.isBlank()) {
+      b.walSync(WriteAheadLog.Sync.parse(wal));
+    }
     b.windowSize(Stores.intProperty(props, WINDOW_PROPERTY, DEFAULT_WINDOW));
     b.detectionConfidence(doubleProperty(props, CONFIDENCE_PROPERTY, DEFAULT_CONFIDENCE));
     String seed = props.getProperty(SEED_PROPERTY);
@@ -226,6 +235,11 @@ public final class PancakeConfig {
     return combine;
   }
 
+  /** How the write-ahead log reaches the disk. */
+  public WriteAheadLog.Sync walSync() {
+    return walSync;
+  }
+
   /** Whether distribution changes are detected and followed. */
   public boolean adapt() {
     return adapt;
@@ -270,6 +284,7 @@ public final class PancakeConfig {
     private Long seed;
     private boolean combine = true;
     private boolean adapt = true;
+    private WriteAheadLog.Sync walSync = WriteAheadLog.Sync.WRITE;
     private int windowSize = DEFAULT_WINDOW;
     private double confidence = DEFAULT_CONFIDENCE;
     private KvStore store;
@@ -355,6 +370,12 @@ public final class PancakeConfig {
     /** Group concurrent batches' store calls into one round trip (default true). */
     public Builder combineStoreCalls(boolean combine) {
       this.combine = combine;
+      return this;
+    }
+
+    /** Write-ahead log policy (default {@code WRITE}: acknowledged writes survive a killed process). */
+    public Builder walSync(WriteAheadLog.Sync sync) {
+      this.walSync = Objects.requireNonNull(sync, WAL_SYNC_PROPERTY);
       return this;
     }
 

@@ -26,8 +26,17 @@ final class KeyTable {
   private final int[] neverUsed;
   private final AtomicInteger nextNeverUsed;
   private final ConcurrentLinkedQueue<Integer> recycled = new ConcurrentLinkedQueue<>();
+  private final Listener listener;
 
-  KeyTable(byte[][] keyOfSlot, int[] freeOrder, int nextFree) {
+  /** Hears every binding change inside its critical section (the write-ahead log). */
+  interface Listener {
+    void bound(int slot, byte[] key);
+
+    void freed(int slot);
+  }
+
+  KeyTable(byte[][] keyOfSlot, int[] freeOrder, int nextFree, Listener listener) {
+    this.listener = listener;
     this.keyOf = new AtomicReferenceArray<>(keyOfSlot.length);
     this.references = new AtomicIntegerArray(keyOfSlot.length);
     for (int s = 0; s < keyOfSlot.length; s++) {
@@ -55,6 +64,7 @@ final class KeyTable {
           return null;
         }
         s = takeFree();
+        listener.bound(s, kk.array());
         keyOf.set(s, kk.array());
       }
       references.incrementAndGet(s);
@@ -97,6 +107,7 @@ final class KeyTable {
       if (s != slot || references.get(slot) != 0 || !stillDeleted.test(slot)) {
         return s;
       }
+      listener.freed(slot);
       keyOf.set(slot, null);
       recycled.add(slot);
       freed[0] = true;

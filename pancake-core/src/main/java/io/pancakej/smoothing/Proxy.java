@@ -36,6 +36,7 @@ import io.pancakej.crypto.Prf;
 import io.pancakej.distribution.DistributionFile;
 import io.pancakej.state.ProxyState;
 import io.pancakej.state.StateDirectory;
+import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.CombiningStore;
 import io.pancakej.store.KvStore;
 
@@ -69,6 +70,7 @@ public final class Proxy implements AutoCloseable {
     final UnaryOperator<byte[]> merge;
     final CompletableFuture<Object> done = new CompletableFuture<>();
     Object result;
+    long logPosition;
 
     Request(Op op, int keySlot, byte[] value, UnaryOperator<byte[]> merge) {
       this.op = op;
@@ -105,9 +107,16 @@ public final class Proxy implements AutoCloseable {
   private final Pacer pacer;
   private final Estimator estimator;
   private final boolean eagerSwapsForTests;
+  private final WriteAheadLog wal;
+  private final Thread checkpointer;
+  private volatile long lastCheckpointNanos = System.nanoTime();
+  /** Checkpoint when the log grows past this, or after this long with anything logged. */
+  private static final long CHECKPOINT_BYTES = 64L << 20;
+  private static final long CHECKPOINT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
 
   private Proxy(PancakeConfig config, KvStore store, StateDirectory stateDir, MasterKey masterKey,
-      ReplicaCodec codec, Phase phase, KeyTable keys, byte[] stateId, boolean eagerSwaps) {
+      ReplicaCodec codec, Phase phase, byte[][] keyOfSlot, int[] freeOrder, int nextFree, byte[] stateId,
+      long walSequence, boolean eagerSwaps) {
     this.store = store;
     this.stateDir = stateDir;
     this.masterKey = masterKey;
@@ -115,7 +124,19 @@ public final class Proxy implements AutoCloseable {
     this.aead = new Aead(masterKey.derive("pancake-j value aead v1"));
     this.codec = codec;
     this.phase = phase;
-    this.keys = keys;
+    this.wal = WriteAheadLog.open(stateDir.path(), new Aead(masterKey.derive("pancake-j wal v1")), config.walSync(),
+        walSequence);
+    this.keys = new KeyTable(keyOfSlot, freeOrder, nextFree, new KeyTable.Listener() {
+      @Override
+      public void bound(int slot, byte[] key) {
+        wal.append(WriteAheadLog.BIND, ByteBuffer.allocate(4 + key.length).putInt(slot).put(key).array());
+      }
+
+      @Override
+      public void freed(int slot) {
+        wal.append(WriteAheadLog.FREE, ByteBuffer.allocate(4).putInt(slot).array());
+      }
+    });
     this.stateId = stateId;
     this.batchSize = config.batchSize();
     this.storeDescription = store.describe();
@@ -132,6 +153,8 @@ public final class Proxy implements AutoCloseable {
     if (estimator != null && phase instanceof Transition) {
       estimator.pause(true);
     }
+    this.checkpointer = new Thread(this::checkpointLoop, "pancake-checkpoint");
+    this.checkpointer.setDaemon(true);
   }
 
   private static ThreadLocal<RandomGenerator> randomSource(Long seed) {
@@ -186,6 +209,7 @@ public final class Proxy implements AutoCloseable {
       if (proxy.estimator != null) {
         proxy.estimator.start();
       }
+      proxy.checkpointer.start();
       return proxy;
     } catch (RuntimeException e) {
       if (store != null) {
@@ -240,8 +264,9 @@ public final class Proxy implements AutoCloseable {
     byte[] stateId = new byte[16];
     new SecureRandom().nextBytes(stateId);
     ReplicaCodec codec = new ReplicaCodec(config.keySize(), config.valueSize());
-    KeyTable keys = new KeyTable(keyOfSlot, order, bound);
-    Proxy proxy = new Proxy(config, store, dir, key, codec, new Phase.Steady(plan), keys, stateId, eager);
+    WriteAheadLog.deleteBefore(dir.path(), Long.MAX_VALUE); // leftovers of an earlier, unfinished state
+    Proxy proxy = new Proxy(config, store, dir, key, codec, new Phase.Steady(plan), keyOfSlot, order, bound,
+        stateId, 1, eager);
     proxy.writeInitialReplicas(plan);
     proxy.saveState();
     return proxy;
@@ -281,15 +306,81 @@ public final class Proxy implements AutoCloseable {
       throw new StateException("state " + dir.path() + " holds an inconsistent replica plan", e);
     }
     ReplicaCodec codec = new ReplicaCodec(s.keySize(), s.valueSize());
-    KeyTable keys = new KeyTable(s.keyOfSlot(), s.freeOrder(), s.nextFree());
-    Proxy proxy = new Proxy(config, store, dir, key, codec, phase, keys, s.stateId(), eager);
-    proxy.cache.restore(s.pending(), phase.target, proxy.versions.incrementAndGet());
+    Recovered r = recover(dir, key, s);
+    Proxy proxy = new Proxy(config, store, dir, key, codec, phase, r.keyOfSlot, r.freeOrder, 0, s.stateId(),
+        r.nextSequence, eager);
+    proxy.cache.restore(r.pending, phase.target, proxy.versions.incrementAndGet());
     proxy.checkCanary();
+    // make what the log replayed part of a checkpoint, and start a fresh log
+    proxy.checkpoint();
     if (config.distributionFile() != null) {
       // an explicit distribution file wins over the saved estimate: swap towards it
       proxy.warmStartFrom(config);
     }
     return proxy;
+  }
+
+  /** A state checkpoint with its write-ahead log replayed on top. */
+  private static final class Recovered {
+    byte[][] keyOfSlot;
+    int[] freeOrder;
+    List<ProxyState.PendingEntry> pending;
+    long nextSequence;
+  }
+
+  private static Recovered recover(StateDirectory dir, MasterKey key, ProxyState s) {
+    byte[][] keyOfSlot = s.keyOfSlot().clone();
+    Map<Integer, ProxyState.PendingEntry> pending = new LinkedHashMap<>();
+    for (ProxyState.PendingEntry e : s.pending()) {
+      pending.put(e.keySlot(), e);
+    }
+    long last = WriteAheadLog.replay(dir.path(), new Aead(key.derive("pancake-j wal v1")), s.walSequence(), rec -> {
+      ByteBuffer b = rec.payload();
+      int slot = b.getInt();
+      if (slot < 0 || slot >= keyOfSlot.length) {
+        throw new StateException("write-ahead log names key slot " + slot + ", outside the capacity");
+      }
+      switch (rec.type()) {
+        case WriteAheadLog.BIND: {
+          byte[] k = new byte[b.remaining()];
+          b.get(k);
+          keyOfSlot[slot] = k;
+          break;
+        }
+        case WriteAheadLog.WRITE: {
+          boolean present = b.get() == 1;
+          byte[] v = new byte[b.remaining()];
+          b.get(v);
+          // no replica is known to hold it: every replica gets it again
+          pending.put(slot, new ProxyState.PendingEntry(slot, present ? v : null, new long[0]));
+          break;
+        }
+        case WriteAheadLog.FREE:
+          keyOfSlot[slot] = null;
+          pending.remove(slot);
+          break;
+        default:
+          throw new StateException("write-ahead log holds an unknown record type " + rec.type());
+      }
+    });
+    Recovered r = new Recovered();
+    r.keyOfSlot = keyOfSlot;
+    java.util.LinkedHashSet<Integer> free = new java.util.LinkedHashSet<>();
+    int[] saved = s.freeOrder();
+    for (int i = s.nextFree(); i < saved.length; i++) {
+      if (keyOfSlot[saved[i]] == null) {
+        free.add(saved[i]);
+      }
+    }
+    for (int slot = 0; slot < keyOfSlot.length; slot++) {
+      if (keyOfSlot[slot] == null) {
+        free.add(slot); // freed after the checkpoint
+      }
+    }
+    r.freeOrder = free.stream().mapToInt(Integer::intValue).toArray();
+    r.pending = new ArrayList<>(pending.values());
+    r.nextSequence = Math.max(last, s.walSequence()) + 1;
+    return r;
   }
 
   private void warmStartFrom(PancakeConfig config) {
@@ -372,9 +463,9 @@ public final class Proxy implements AutoCloseable {
     return prf.compute("\u0002pancake-j canary".getBytes(StandardCharsets.US_ASCII));
   }
 
-  private ProxyState snapshot() {
-    long stamp = phaseLock.writeLock();
-    try {
+  /** Snapshot of everything; the caller holds the phase write lock. */
+  private ProxyState snapshotLocked() {
+    {
       Phase p = phase;
       ReplicaPlan plan = p.target;
       ProxyState.TransitionState t = null;
@@ -384,15 +475,53 @@ public final class Proxy implements AutoCloseable {
       }
       return new ProxyState(storeDescription, stateId, plan.keySlots, codec.valueSize, codec.keySize,
           plan.estimate, plan.ownerOf, plan.indexOf, keys.snapshotKeys(), keys.freeOrder(), 0,
-          cache.snapshot(), t);
+          cache.snapshot(), t, 0);
+    }
+  }
+
+  /**
+   * Checkpoint: with every batch, bind and free excluded, snapshot the state and start a new log
+   * file; then save the snapshot (naming the new file) and delete the older files. A crash in
+   * between leaves the previous checkpoint and every log file since, which replay together.
+   */
+  private void checkpointLocked() {
+    ProxyState snap = snapshotLocked();
+    long seq = wal.rotate();
+    stateDir.save(snap.withWalSequence(seq), masterKey);
+    WriteAheadLog.deleteBefore(stateDir.path(), seq);
+    lastCheckpointNanos = System.nanoTime();
+  }
+
+  /** Persists the proxy state now (also done at close and periodically). */
+  public void checkpoint() {
+    long stamp = phaseLock.writeLock();
+    try {
+      checkpointLocked();
     } finally {
       phaseLock.unlockWrite(stamp);
     }
   }
 
-  /** Persists the proxy state now (also done at close). */
+  /** Persists the proxy state now. */
   public void saveState() {
-    stateDir.save(snapshot(), masterKey);
+    checkpoint();
+  }
+
+  private void checkpointLoop() {
+    while (open.get()) {
+      java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.SECONDS.toNanos(1));
+      if (!open.get()) {
+        break;
+      }
+      long size = wal.size();
+      if (size >= CHECKPOINT_BYTES || (size > 0 && System.nanoTime() - lastCheckpointNanos >= CHECKPOINT_NANOS)) {
+        try {
+          checkpoint();
+        } catch (RuntimeException e) {
+          // the log still holds everything; the next attempt or close retries
+        }
+      }
+    }
   }
 
   @Override
@@ -410,6 +539,7 @@ public final class Proxy implements AutoCloseable {
       while ((r = queue.poll()) != null) {
         r.done.completeExceptionally(new PancakeException("the PANCAKE client was closed before this request was served"));
       }
+      java.util.concurrent.locks.LockSupport.unpark(checkpointer);
       saveState();
     } catch (PancakeException e) {
       failure = e;
@@ -417,7 +547,11 @@ public final class Proxy implements AutoCloseable {
       try {
         store.close();
       } finally {
-        stateDir.close();
+        try {
+          wal.close();
+        } finally {
+          stateDir.close();
+        }
       }
     }
     if (failure != null) {
@@ -427,16 +561,35 @@ public final class Proxy implements AutoCloseable {
 
   // ---------------------------------------------------------------- requests
 
+  /** Binds and frees run under the phase read lock so that a checkpoint never splits one from its log record. */
+  private int acquire(byte[] key, boolean bind) {
+    long stamp = phaseLock.readLock();
+    try {
+      return keys.acquire(key, bind);
+    } finally {
+      phaseLock.unlockRead(stamp);
+    }
+  }
+
+  private void freeIfUnused(int slot) {
+    long stamp = phaseLock.readLock();
+    try {
+      keys.freeIfUnused(slot, this::deletedEverywhere);
+    } finally {
+      phaseLock.unlockRead(stamp);
+    }
+  }
+
   public Optional<byte[]> get(byte[] key) {
     checkKey(key);
-    Object result = submit(Op.GET, keys.acquire(key, false), null, null);
+    Object result = submit(Op.GET, acquire(key, false), null, null);
     return result == ABSENT ? Optional.empty() : Optional.of((byte[]) result);
   }
 
   public void put(byte[] key, byte[] value) {
     checkKey(key);
     checkValue(value);
-    submit(Op.PUT, keys.acquire(key, true), value.clone(), null);
+    submit(Op.PUT, acquire(key, true), value.clone(), null);
   }
 
   public boolean update(byte[] key, UnaryOperator<byte[]> merge) {
@@ -444,12 +597,12 @@ public final class Proxy implements AutoCloseable {
     if (merge == null) {
       throw new IllegalArgumentException("merge must not be null");
     }
-    return (Boolean) submit(Op.UPDATE, keys.acquire(key, false), null, merge);
+    return (Boolean) submit(Op.UPDATE, acquire(key, false), null, merge);
   }
 
   public boolean delete(byte[] key) {
     checkKey(key);
-    return (Boolean) submit(Op.DELETE, keys.acquire(key, false), null, null);
+    return (Boolean) submit(Op.DELETE, acquire(key, false), null, null);
   }
 
   private void checkKey(byte[] key) {
@@ -520,7 +673,7 @@ public final class Proxy implements AutoCloseable {
     keys.release(keySlot);
     // a key deleted everywhere gives its slot back once nobody refers to it
     if (deletedSlots.contains(keySlot)) {
-      keys.freeIfUnused(keySlot, this::deletedEverywhere);
+      freeIfUnused(keySlot);
     }
   }
 
@@ -530,6 +683,8 @@ public final class Proxy implements AutoCloseable {
   }
 
   private final java.util.Set<Integer> deletedSlots = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /** Set when a batch found the last pending swap already done (after recovery). */
+  private volatile boolean pendingFinish;
 
   private void pacerBatch() {
     pacerBatchCount.increment();
@@ -566,7 +721,8 @@ public final class Proxy implements AutoCloseable {
     } finally {
       phaseLock.unlockRead(stamp);
     }
-    if (finished) {
+    if (finished || pendingFinish) {
+      pendingFinish = false;
       finishTransition();
     }
   }
@@ -595,6 +751,24 @@ public final class Proxy implements AutoCloseable {
     for (int slot : outcome.deletedEverywhere) {
       deletedSlots.add(slot);
       keys.freeIfUnused(slot, this::deletedEverywhere);
+    }
+    long logged = 0;
+    for (Request r : served) {
+      if (r != null) {
+        logged = Math.max(logged, r.logPosition);
+      }
+    }
+    if (logged > 0) {
+      try {
+        wal.syncTo(logged);
+      } catch (RuntimeException e) {
+        for (Request r : served) {
+          if (r != null) {
+            r.done.completeExceptionally(e);
+          }
+        }
+        throw e;
+      }
     }
     for (Request r : served) {
       if (r != null) {
@@ -734,6 +908,14 @@ public final class Proxy implements AutoCloseable {
     }
     ReplicaCodec.View view = codec.view(aead.decrypt(sealed, label));
     int holder = p.holderOf(r);
+    if (p instanceof Transition && ((Transition) p).isPending(r) && view.replicaSlot() == r
+        && view.keySlot() == p.target.ownerOf[r] && view.keySlot() != holder) {
+      // the swap reached the store before a crash kept it from being recorded: it is done
+      if (((Transition) p).completeSwap(r)) {
+        pendingFinish = true;
+      }
+      holder = p.target.ownerOf[r];
+    }
     if (view.replicaSlot() != r || view.keySlot() != holder
         || (holder == ReplicaPlan.DUMMY) != (view.kind() == ReplicaCodec.DUMMY)) {
       throw new IntegrityException("a replica holds another replica's data (its identity does not match the plan)");
@@ -743,6 +925,16 @@ public final class Proxy implements AutoCloseable {
       throw new IntegrityException("a replica holds another key's value");
     }
     return view;
+  }
+
+  /** Logs a key's new latest value (null: deleted) inside its critical section; returns the log position. */
+  private long logWrite(int slot, byte[] value) {
+    int length = value == null ? 0 : value.length;
+    ByteBuffer b = ByteBuffer.allocate(5 + length).putInt(slot).put((byte) (value == null ? 0 : 1));
+    if (value != null) {
+      b.put(value);
+    }
+    return wal.append(WriteAheadLog.WRITE, b.array());
   }
 
   /** Applies one dequeued request against replica {@code view} and the UpdateCache. */
@@ -757,7 +949,10 @@ public final class Proxy implements AutoCloseable {
         break;
       }
       case PUT: {
-        cache.compute(slot, (k, e) -> new UpdateCache.Entry(req.value, versions.incrementAndGet(), replicas));
+        cache.compute(slot, (k, e) -> {
+          req.logPosition = logWrite(slot, req.value);
+          return new UpdateCache.Entry(req.value, versions.incrementAndGet(), replicas);
+        });
         deletedSlots.remove(slot);
         req.result = Boolean.TRUE;
         break;
@@ -770,6 +965,7 @@ public final class Proxy implements AutoCloseable {
             return e;
           }
           existed[0] = true;
+          req.logPosition = logWrite(slot, null);
           return new UpdateCache.Entry(null, versions.incrementAndGet(), replicas);
         });
         req.result = existed[0];
@@ -786,6 +982,7 @@ public final class Proxy implements AutoCloseable {
             byte[] next = req.merge.apply(current.clone());
             checkValue(next);
             existed[0] = true;
+            req.logPosition = logWrite(slot, next);
             return new UpdateCache.Entry(next, versions.incrementAndGet(), replicas);
           });
           req.result = existed[0];
@@ -835,6 +1032,8 @@ public final class Proxy implements AutoCloseable {
       deleted = cache.retarget(t);
       phase = t;
       transitions.incrementAndGet();
+      // the new plan must be durable before any swap reaches the store
+      checkpointLocked();
       if (estimator != null) {
         estimator.pause(true);
       }
@@ -843,7 +1042,7 @@ public final class Proxy implements AutoCloseable {
     }
     for (int slot : deleted) {
       deletedSlots.add(slot);
-      keys.freeIfUnused(slot, this::deletedEverywhere);
+      freeIfUnused(slot);
     }
     if (eagerSwapsForTests) {
       swapEagerly(t);

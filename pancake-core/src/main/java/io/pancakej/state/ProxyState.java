@@ -30,9 +30,16 @@ public record ProxyState(
     int[] freeOrder,
     int nextFree,
     List<PendingEntry> pending,
-    TransitionState transition) {
+    TransitionState transition,
+    long walSequence) {
 
-  private static final int FORMAT = 2;
+  private static final int FORMAT = 3;
+
+  /** The same state, to be paired with write-ahead log files from {@code seq} on. */
+  public ProxyState withWalSequence(long seq) {
+    return new ProxyState(storeDescription, stateId, capacity, valueSize, keySize, estimate, ownerOf, indexOf,
+        keyOfSlot, freeOrder, nextFree, pending, transition, seq);
+  }
 
   /** A replica swap in progress: the plan it started from and the slots not yet swapped. */
   public record TransitionState(double[] fromEstimate, int[] fromOwnerOf, int[] fromIndexOf, int[] pendingSwaps) {}
@@ -94,6 +101,7 @@ public record ProxyState(
           out.writeInt(r);
         }
       }
+      out.writeLong(walSequence);
       out.flush();
       return bytes.toByteArray();
     } catch (IOException e) {
@@ -164,11 +172,12 @@ public record ProxyState(
         }
         transition = new TransitionState(fromEstimate, fromOwner, fromIndex, swaps);
       }
+      long walSequence = in.readLong();
       if (in.available() != 0) {
         throw new StateException("proxy state has " + in.available() + " unexpected trailing bytes");
       }
       return new ProxyState(store, id, capacity, valueSize, keySize, estimate, owner, index, keys, free, nextFree,
-          pending, transition);
+          pending, transition, walSequence);
     } catch (EOFException e) {
       throw new StateException("proxy state is truncated", e);
     } catch (IOException e) {

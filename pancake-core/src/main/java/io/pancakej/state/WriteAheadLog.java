@@ -1,0 +1,274 @@
+package io.pancakej.state;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+import io.pancakej.ConfigException;
+import io.pancakej.IntegrityException;
+import io.pancakej.StateException;
+import io.pancakej.crypto.Aead;
+
+/**
+ * The proxy's write-ahead log: every change a checkpoint of the state would otherwise lose --
+ * a key bound to a slot, a new latest value, a slot freed -- is appended here before the request
+ * that caused it is acknowledged. Files are {@code wal.<seq>} in the state directory; a checkpoint
+ * starts a new sequence number, saves the state naming it, and deletes older files. Each record is
+ * {@code length(4) || AES-GCM(payload)} with the file's sequence number as associated data, so a
+ * damaged record is detected; a torn record at the very end of the newest file is what a crash
+ * mid-append leaves, and replay stops there.
+ *
+ * <p>Sync policies ({@code pancake.wal.sync}): {@code write} (default) hands each record to the
+ * operating system before the acknowledgement, so acknowledged writes survive the process being
+ * killed, but not a machine crash; {@code fsync} also forces the file to disk (grouped across
+ * concurrent requests) before acknowledging; {@code off} logs nothing, and a crash loses the
+ * writes since the last checkpoint.
+ */
+public final class WriteAheadLog implements AutoCloseable {
+  /** How records reach the disk. */
+  public enum Sync {
+    OFF, WRITE, FSYNC;
+
+    public static Sync parse(String s) {
+      try {
+        return valueOf(s.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("pancake.wal.sync must be off, write or fsync, got '" + s + "'", e);
+      }
+    }
+  }
+
+  public static final byte BIND = 1;
+  public static final byte WRITE = 2;
+  public static final byte FREE = 3;
+  private static final String PREFIX = "wal.";
+
+  private final Path dir;
+  private final Aead aead;
+  private final Sync sync;
+  private long seq;
+  private FileChannel channel;
+  private long written;
+  private long synced;
+
+  private WriteAheadLog(Path dir, Aead aead, Sync sync, long seq) {
+    this.dir = dir;
+    this.aead = aead;
+    this.sync = sync;
+    this.seq = seq;
+  }
+
+  /** Opens a new log file {@code wal.<seq>} for appending. */
+  public static WriteAheadLog open(Path dir, Aead aead, Sync sync, long seq) {
+    WriteAheadLog log = new WriteAheadLog(dir, aead, sync, seq);
+    if (sync != Sync.OFF) {
+      log.channel = log.openFile(seq);
+    }
+    return log;
+  }
+
+  private FileChannel openFile(long s) {
+    try {
+      return FileChannel.open(dir.resolve(PREFIX + s), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      throw new StateException("cannot open write-ahead log in " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  public Sync sync() {
+    return sync;
+  }
+
+  /** The current file's sequence number. */
+  public synchronized long sequence() {
+    return seq;
+  }
+
+  /** Bytes appended to the current file. */
+  public synchronized long size() {
+    return written;
+  }
+
+  /** Appends one record; returns its end position (for {@link #syncTo}). */
+  public long append(byte type, byte[] payload) {
+    if (sync == Sync.OFF) {
+      return 0;
+    }
+    byte[] plain = new byte[1 + payload.length];
+    plain[0] = type;
+    System.arraycopy(payload, 0, plain, 1, payload.length);
+    synchronized (this) {
+      byte[] sealed = aead.encrypt(plain, associatedData(seq));
+      ByteBuffer buf = ByteBuffer.allocate(4 + sealed.length).putInt(sealed.length).put(sealed);
+      buf.flip();
+      try {
+        while (buf.hasRemaining()) {
+          channel.write(buf);
+        }
+      } catch (IOException e) {
+        throw new StateException("cannot append to the write-ahead log in " + dir + ": " + e.getMessage(), e);
+      }
+      written += 4 + sealed.length;
+      return written;
+    }
+  }
+
+  /** With the fsync policy, forces the log to disk up to {@code position} (group commit). */
+  public void syncTo(long position) {
+    if (sync != Sync.FSYNC) {
+      return;
+    }
+    FileChannel ch;
+    synchronized (this) {
+      if (synced >= position) {
+        return;
+      }
+      ch = channel;
+    }
+    synchronized (ch) {
+      long target;
+      synchronized (this) {
+        if (synced >= position || ch != channel) {
+          return;
+        }
+        target = written;
+      }
+      try {
+        ch.force(false);
+      } catch (IOException e) {
+        throw new StateException("cannot fsync the write-ahead log in " + dir + ": " + e.getMessage(), e);
+      }
+      synchronized (this) {
+        synced = Math.max(synced, target);
+      }
+    }
+  }
+
+  /** Starts file {@code wal.<seq+1>}; returns the new sequence number. */
+  public synchronized long rotate() {
+    long next = seq + 1;
+    if (sync != Sync.OFF) {
+      FileChannel old = channel;
+      channel = openFile(next);
+      try {
+        old.force(false);
+        old.close();
+      } catch (IOException e) {
+        throw new StateException("cannot close the write-ahead log in " + dir + ": " + e.getMessage(), e);
+      }
+    }
+    seq = next;
+    written = 0;
+    synced = 0;
+    return next;
+  }
+
+  /** Deletes log files older than {@code seq} (their content is in a saved checkpoint). */
+  public static void deleteBefore(Path dir, long seq) {
+    for (long s : sequences(dir)) {
+      if (s < seq) {
+        try {
+          Files.deleteIfExists(dir.resolve(PREFIX + s));
+        } catch (IOException e) {
+          throw new StateException("cannot delete old write-ahead log " + dir.resolve(PREFIX + s), e);
+        }
+      }
+    }
+  }
+
+  private static List<Long> sequences(Path dir) {
+    List<Long> out = new ArrayList<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, PREFIX + "*")) {
+      for (Path f : files) {
+        try {
+          out.add(Long.parseLong(f.getFileName().toString().substring(PREFIX.length())));
+        } catch (NumberFormatException ignored) {
+          // not ours
+        }
+      }
+    } catch (IOException e) {
+      throw new StateException("cannot list write-ahead logs in " + dir, e);
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** One replayed record. */
+  public record Record(byte type, ByteBuffer payload) {}
+
+  /**
+   * Replays every record of files {@code wal.<s>} with {@code s >= fromSeq}, in order. A record
+   * that fails authentication ends replay if it is the last thing in the newest file (a torn
+   * append); anywhere else the log is damaged and replay fails. Returns the highest sequence seen.
+   */
+  public static long replay(Path dir, Aead aead, long fromSeq, Consumer<Record> consumer) {
+    List<Long> seqs = sequences(dir);
+    long last = fromSeq - 1;
+    for (int i = 0; i < seqs.size(); i++) {
+      long s = seqs.get(i);
+      if (s < fromSeq) {
+        continue;
+      }
+      last = s;
+      boolean newest = i == seqs.size() - 1;
+      byte[] data;
+      try {
+        data = Files.readAllBytes(dir.resolve(PREFIX + s));
+      } catch (IOException e) {
+        throw new StateException("cannot read write-ahead log " + dir.resolve(PREFIX + s), e);
+      }
+      ByteBuffer buf = ByteBuffer.wrap(data);
+      while (buf.remaining() > 0) {
+        int start = buf.position();
+        boolean complete = buf.remaining() >= 4;
+        int length = complete ? buf.getInt() : -1;
+        complete = complete && length > 0 && length <= buf.remaining();
+        byte[] plain = null;
+        if (complete) {
+          byte[] sealed = new byte[length];
+          buf.get(sealed);
+          try {
+            plain = aead.decrypt(sealed, associatedData(s));
+          } catch (IntegrityException e) {
+            if (!(newest && buf.remaining() == 0)) {
+              throw new StateException("write-ahead log " + dir.resolve(PREFIX + s) + " is damaged at byte " + start, e);
+            }
+          }
+        } else if (!newest) {
+          throw new StateException("write-ahead log " + dir.resolve(PREFIX + s) + " is truncated at byte " + start);
+        }
+        if (plain == null) {
+          break; // torn tail of the newest file: the append a crash interrupted
+        }
+        consumer.accept(new Record(plain[0], ByteBuffer.wrap(plain, 1, plain.length - 1).slice()));
+      }
+    }
+    return last;
+  }
+
+  private static byte[] associatedData(long seq) {
+    return ("pancake-j wal " + seq).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (channel != null) {
+      try {
+        channel.close();
+      } catch (IOException e) {
+        throw new StateException("cannot close the write-ahead log in " + dir, e);
+      }
+      channel = null;
+    }
+  }
+}
