@@ -1,8 +1,15 @@
 package io.pancakej.store;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -11,27 +18,40 @@ import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 
 import io.pancakej.ConfigException;
 import io.pancakej.StoreException;
-import redis.clients.jedis.ClusterPipeline;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * A Redis Cluster through Jedis's cluster client. Keys land on nodes by hash slot; a multi-get or
- * multi-put is a cluster pipeline, which Jedis sends as one round trip per node involved.
+ * A Redis Cluster through Jedis's cluster client. Keys land on nodes by hash slot. A multi-get,
+ * multi-put or multi-delete groups its keys by master from the client's cached slot map and sends
+ * one plain pipeline per master on a pooled connection, writing to every master before reading any
+ * reply: one round trip per master involved, overlapping, on the calling thread. Single-key
+ * {@link #get} and {@link #put} (and one-key batches) are plain cluster commands.
  *
- * <p>Resharding: Jedis's cluster pipeline sends each command to the node its cached slot map
- * names and does not follow {@code MOVED} or {@code ASK} replies (a slot that moved, or is moving,
- * to another master). Commands answered that way are retried one by one, in list order, through
- * the regular cluster commands, which follow both redirections and refresh the slot map, so the
- * next pipeline goes to the right node again. A multi-put is therefore still "every write applied,
- * in order" for each key; it is not atomic across keys (neither is a pipeline on a cluster).
+ * <p>Why not Jedis's {@code ClusterPipeline}: in Jedis 5.1.5 its {@code sync()} creates and shuts
+ * down a new thread pool on every call (two new threads per batch, measured), which made the store
+ * about ten times slower than one Redis on a small host (docs/results-cluster.md).
+ *
+ * <p>Resharding: the per-master pipelines go where the cached slot map says and do not follow
+ * {@code MOVED} or {@code ASK} replies (a slot that moved, or is moving, to another master).
+ * Commands answered that way, and keys whose slot the map names no master for, are retried one by
+ * one, in list order, through the regular cluster commands, which follow both redirections and
+ * refresh the slot map, so the next batch goes to the right master again. A multi-put is therefore
+ * still "every write applied, in order" for each key; it is not atomic across keys (neither is a
+ * pipeline on a cluster).
  */
 public final class RedisClusterStore implements KvStore {
+  private static final int MAX_ATTEMPTS = 5;
+
+  private final ClusterConnectionProvider provider;
   private final JedisCluster cluster;
   private final String description;
   private final AtomicBoolean open = new AtomicBoolean(true);
@@ -43,7 +63,14 @@ public final class RedisClusterStore implements KvStore {
     pool.setMaxTotal(64);
     pool.setMaxIdle(64);
     pool.setJmxEnabled(false);
-    this.cluster = new JedisCluster(seeds, config, 5, pool);
+    // what new JedisCluster(seeds, config, 5, pool) builds, keeping the provider for its slot map
+    this.provider = new ClusterConnectionProvider(seeds, config, pool);
+    try {
+      this.cluster = new JedisCluster(provider, MAX_ATTEMPTS, Duration.ofMillis((long) timeoutMs * MAX_ATTEMPTS));
+    } catch (RuntimeException e) {
+      provider.close();
+      throw e;
+    }
     this.description = "redis-cluster:" + seeds.stream().map(HostAndPort::toString).sorted().findFirst().orElse("?");
   }
 
@@ -77,21 +104,43 @@ public final class RedisClusterStore implements KvStore {
   }
 
   @Override
+  public byte[] get(byte[] key) {
+    checkOpen();
+    try {
+      return cluster.get(key); // follows MOVED/ASK
+    } catch (JedisException e) {
+      throw RedisStore.failure("Redis Cluster get failed", e);
+    }
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) {
+    checkOpen();
+    try {
+      cluster.set(key, value);
+    } catch (JedisException e) {
+      throw RedisStore.failure("Redis Cluster put failed", e);
+    }
+  }
+
+  @Override
   public List<byte[]> multiGet(List<byte[]> keys) {
     checkOpen();
     if (keys.isEmpty()) {
       return new ArrayList<>(0);
     }
-    try (ClusterPipeline p = cluster.pipelined()) {
-      List<Response<byte[]>> responses = new ArrayList<>(keys.size());
-      for (byte[] k : keys) {
-        responses.add(p.get(k));
-      }
-      p.sync();
+    if (keys.size() == 1) {
+      List<byte[]> one = new ArrayList<>(1);
+      one.add(get(keys.get(0)));
+      return one;
+    }
+    try {
+      List<Response<byte[]>> responses = pipelined(keys, (p, i) -> p.get(keys.get(i)));
       List<byte[]> out = new ArrayList<>(keys.size());
       for (int i = 0; i < keys.size(); i++) {
+        Response<byte[]> r = responses.get(i);
         try {
-          out.add(responses.get(i).get());
+          out.add(r == null ? cluster.get(keys.get(i)) : r.get());
         } catch (JedisRedirectionException moved) {
           out.add(cluster.get(keys.get(i))); // follows MOVED/ASK, refreshes the slot map
         }
@@ -109,15 +158,20 @@ public final class RedisClusterStore implements KvStore {
     if (keys.isEmpty()) {
       return;
     }
-    try (ClusterPipeline p = cluster.pipelined()) {
-      List<Response<String>> responses = new ArrayList<>(keys.size());
+    if (keys.size() == 1) {
+      put(keys.get(0), values.get(0));
+      return;
+    }
+    try {
+      List<Response<String>> responses = pipelined(keys, (p, i) -> p.set(keys.get(i), values.get(i)));
       for (int i = 0; i < keys.size(); i++) {
-        responses.add(p.set(keys.get(i), values.get(i)));
-      }
-      p.sync();
-      for (int i = 0; i < keys.size(); i++) {
+        Response<String> r = responses.get(i);
         try {
-          responses.get(i).get(); // surfaces a per-command error
+          if (r == null) {
+            cluster.set(keys.get(i), values.get(i)); // slot not in the map: the redirecting client
+          } else {
+            r.get(); // surfaces a per-command error
+          }
         } catch (JedisRedirectionException moved) {
           // the slot moved: replay this write through the redirecting client; later writes of
           // the same key in this list are redirected too (same slot), so list order is kept
@@ -135,21 +189,83 @@ public final class RedisClusterStore implements KvStore {
     if (keys.isEmpty()) {
       return;
     }
-    try (ClusterPipeline p = cluster.pipelined()) {
-      List<Response<Long>> responses = new ArrayList<>(keys.size());
-      for (byte[] k : keys) {
-        responses.add(p.del(k));
-      }
-      p.sync();
+    try {
+      List<Response<Long>> responses = pipelined(keys, (p, i) -> p.del(keys.get(i)));
       for (int i = 0; i < keys.size(); i++) {
+        Response<Long> r = responses.get(i);
         try {
-          responses.get(i).get();
+          if (r == null) {
+            cluster.del(keys.get(i));
+          } else {
+            r.get();
+          }
         } catch (JedisRedirectionException moved) {
           cluster.del(keys.get(i));
         }
       }
     } catch (JedisException e) {
       throw RedisStore.failure("Redis Cluster delete failed", e);
+    }
+  }
+
+  /** Appends command {@code i} of a batch to a node's pipeline. */
+  @FunctionalInterface
+  private interface Command<T> {
+    Response<T> append(Pipeline p, int i);
+  }
+
+  /**
+   * Sends command {@code i} for every key to the master the cached slot map names for it, one
+   * pipeline per master on a pooled connection, in list order within each master (so repeated
+   * writes of a key, which share a slot, keep their order). Every pipeline is flushed before any
+   * reply is read: one round trip per master, overlapping, on the calling thread. The result has
+   * the response at each key's position, or {@code null} where the slot map names no master (the
+   * caller sends those through the redirecting client). A reply that is an error, MOVED/ASK
+   * included, is thrown by its {@link Response#get()}.
+   */
+  private <T> List<Response<T>> pipelined(List<byte[]> keys, Command<T> command) {
+    int n = keys.size();
+    Map<HostAndPort, List<Integer>> byNode = new HashMap<>(8);
+    for (int i = 0; i < n; i++) {
+      HostAndPort node = provider.getNode(JedisClusterCRC16.getSlot(keys.get(i)));
+      if (node != null) {
+        byNode.computeIfAbsent(node, k -> new ArrayList<>(n)).add(i);
+      }
+    }
+    List<Response<T>> responses = new ArrayList<>(Collections.nCopies(n, null));
+    List<Connection> connections = new ArrayList<>(byNode.size());
+    List<Pipeline> pipelines = new ArrayList<>(byNode.size());
+    int synced = 0;
+    try {
+      for (Map.Entry<HostAndPort, List<Integer>> e : byNode.entrySet()) {
+        Connection c = provider.getConnection(e.getKey());
+        connections.add(c);
+        Pipeline p = new Pipeline(c);
+        pipelines.add(p);
+        for (int i : e.getValue()) {
+          responses.set(i, command.append(p, i));
+        }
+        if (byNode.size() > 1) {
+          Flush.flush(c); // the master starts on its commands while we write to the next one
+        }
+      }
+      for (Pipeline p : pipelines) {
+        p.sync(); // flushes (if not yet) and reads every reply of this master
+        synced++;
+      }
+      return responses;
+    } finally {
+      for (int j = 0; j < connections.size(); j++) {
+        Connection c = connections.get(j);
+        if (j >= synced) {
+          c.setBroken(); // replies may still be in flight: never hand this connection out again
+        }
+        try {
+          c.close(); // back to its pool (or destroyed, if broken)
+        } catch (RuntimeException ignored) {
+          // a failing return to the pool must not hide the outcome of the batch
+        }
+      }
     }
   }
 
@@ -171,6 +287,39 @@ public final class RedisClusterStore implements KvStore {
         cluster.close();
       } catch (RuntimeException e) {
         throw new StoreException("closing the Redis Cluster client failed", e);
+      }
+    }
+  }
+
+  /**
+   * Flushes a connection's output buffer without reading, so that several masters work on their
+   * pipelines at once. {@code Connection.flush()} is protected in Jedis 5.1.5; when it cannot be
+   * reached this does nothing and each pipeline is flushed by its {@code sync()} (one round trip
+   * per master in turn, still correct).
+   */
+  private static final class Flush {
+    private static final MethodHandle FLUSH = find();
+
+    private static MethodHandle find() {
+      try {
+        Method m = Connection.class.getDeclaredMethod("flush");
+        m.setAccessible(true);
+        return MethodHandles.lookup().unreflect(m);
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        return null;
+      }
+    }
+
+    static void flush(Connection c) {
+      if (FLUSH == null) {
+        return;
+      }
+      try {
+        FLUSH.invoke(c);
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable t) {
+        throw new IllegalStateException(t);
       }
     }
   }
