@@ -39,6 +39,12 @@ public final class PancakeConfig {
   /** Minimum rate of background batches per second, which keeps closed-loop callers live. */
   public static final String PACER_RATE_PROPERTY = "pancake.pacer.rate";
   public static final double DEFAULT_PACER_RATE = 100.0;
+  /**
+   * Minimum background batches per second while replicas are being swapped: real accesses are
+   * rarer then (delta' < 1/2), so swaps and queued requests are carried mostly by batches.
+   */
+  public static final String PACER_SWAP_RATE_PROPERTY = "pancake.pacer.swap.rate";
+  public static final double DEFAULT_PACER_SWAP_RATE = 1000.0;
   /** Background batches as a fraction of the observed request rate (on top of one per request). */
   public static final String PACER_FRACTION_PROPERTY = "pancake.pacer.fraction";
   public static final double DEFAULT_PACER_FRACTION = 0.05;
@@ -71,6 +77,7 @@ public final class PancakeConfig {
   private final Path distributionFile;
   private final double pacerRate;
   private final double pacerFraction;
+  private final double pacerSwapRate;
   private final Long seed;
   private final boolean combine;
   private final boolean adapt;
@@ -91,6 +98,7 @@ public final class PancakeConfig {
     this.distributionFile = b.distributionFile;
     this.pacerRate = b.pacerRate;
     this.pacerFraction = b.pacerFraction;
+    this.pacerSwapRate = b.pacerSwapRate;
     this.seed = b.seed;
     this.combine = b.combine;
     this.adapt = b.adapt;
@@ -134,6 +142,7 @@ public final class PancakeConfig {
     }
     b.pacerRate(doubleProperty(props, PACER_RATE_PROPERTY, DEFAULT_PACER_RATE));
     b.pacerFraction(doubleProperty(props, PACER_FRACTION_PROPERTY, DEFAULT_PACER_FRACTION));
+    b.pacerSwapRate(doubleProperty(props, PACER_SWAP_RATE_PROPERTY, DEFAULT_PACER_SWAP_RATE));
     b.combineStoreCalls(bool(props, COMBINE_PROPERTY, true));
     b.adapt(bool(props, ADAPT_PROPERTY, true));
     String wal = props.getProperty(WAL_SYNC_PROPERTY);
@@ -225,6 +234,11 @@ public final class PancakeConfig {
     return pacerFraction;
   }
 
+  /** Minimum background batch rate while swapping replicas. */
+  public double pacerSwapRate() {
+    return pacerSwapRate;
+  }
+
   /** The test seed, or null in production (SecureRandom). */
   public Long seed() {
     return seed;
@@ -281,6 +295,7 @@ public final class PancakeConfig {
     private Path distributionFile;
     private double pacerRate = DEFAULT_PACER_RATE;
     private double pacerFraction = DEFAULT_PACER_FRACTION;
+    private double pacerSwapRate = DEFAULT_PACER_SWAP_RATE;
     private Long seed;
     private boolean combine = true;
     private boolean adapt = true;
@@ -358,6 +373,15 @@ public final class PancakeConfig {
         throw new ConfigException(PACER_FRACTION_PROPERTY + " must be between 0 and 10, got " + fraction);
       }
       this.pacerFraction = fraction;
+      return this;
+    }
+
+    /** Minimum background batches per second while swapping (0 = no extra). */
+    public Builder pacerSwapRate(double batchesPerSecond) {
+      if (!(batchesPerSecond >= 0) || batchesPerSecond > 1e6) {
+        throw new ConfigException(PACER_SWAP_RATE_PROPERTY + " must be between 0 and 1e6, got " + batchesPerSecond);
+      }
+      this.pacerSwapRate = batchesPerSecond;
       return this;
     }
 

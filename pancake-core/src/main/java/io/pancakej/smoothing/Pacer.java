@@ -18,15 +18,18 @@ final class Pacer implements AutoCloseable {
   private final Runnable batch;
   private final LongSupplier requests;
   private final double minRate;
+  private final java.util.function.DoubleSupplier floor;
   private final double fraction;
   private final Thread thread;
   private volatile boolean running = true;
   private volatile double currentRate;
 
-  Pacer(Runnable batch, LongSupplier requests, double minRate, double fraction) {
+  Pacer(Runnable batch, LongSupplier requests, double minRate, double fraction,
+      java.util.function.DoubleSupplier floor) {
     this.batch = batch;
     this.requests = requests;
     this.minRate = minRate;
+    this.floor = floor;
     this.fraction = fraction;
     this.currentRate = minRate;
     this.thread = new Thread(this::loop, "pancake-pacer");
@@ -55,16 +58,21 @@ final class Pacer implements AutoCloseable {
         observed = observed == 0 ? instant : 0.7 * observed + 0.3 * instant;
         windowStart = now;
         windowRequests = count;
-        currentRate = Math.max(minRate, fraction * observed);
       }
+      currentRate = Math.max(Math.max(minRate, floor.getAsDouble()), fraction * observed);
       long interval = (long) (1e9 / currentRate);
-      next += interval;
-      long wait = next - System.nanoTime();
-      if (wait > 0) {
-        LockSupport.parkNanos(wait);
-      } else if (wait < -50 * interval) {
-        next = System.nanoTime(); // fell far behind (store stalled): do not burst to catch up
+      // never more than one interval ahead of the clock, never a burst to catch up after a stall
+      if (next > now + interval) {
+        next = now + interval;
+      } else if (next < now - interval) {
+        next = now;
       }
+      long wait;
+      while (running && (wait = next - System.nanoTime()) > 0) {
+        Thread.interrupted(); // a stray interrupt must not turn parking into spinning
+        LockSupport.parkNanos(wait);
+      }
+      next += interval;
       if (!running) {
         break;
       }

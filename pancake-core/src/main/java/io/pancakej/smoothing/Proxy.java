@@ -145,7 +145,9 @@ public final class Proxy implements AutoCloseable {
       stripes[i] = new ReentrantLock();
     }
     this.random = randomSource(config.seed());
-    this.pacer = new Pacer(this::pacerBatch, requestCount::sum, config.pacerRate(), config.pacerFraction());
+    double swapRate = config.pacerSwapRate();
+    this.pacer = new Pacer(this::pacerBatch, requestCount::sum, config.pacerRate(), config.pacerFraction(),
+        () -> this.phase instanceof Transition ? swapRate : 0);
     this.estimator = config.adapt()
         ? new Estimator(phase.target.keySlots, config.windowSize(), config.detectionConfidence(),
             phase.target.estimate, this::onDistributionChange)
@@ -1053,18 +1055,41 @@ public final class Proxy implements AutoCloseable {
   /** The insecure alternative the paper warns against, for the uniformity test's teeth. */
   private void swapEagerly(Transition t) {
     for (int r : t.pendingSlots()) {
-      int owner = t.target.ownerOf[r];
-      byte[] key = owner == ReplicaPlan.DUMMY ? null : keys.keyOf(owner);
-      byte[] value = null;
-      if (key != null) {
-        ReplicaCodec.View stable = readDirect(t, t.replicaFor(owner, random.get()));
-        UpdateCache.Entry e = cache.get(owner);
-        value = e != null ? e.value : stable.valueOrNull();
+      boolean last;
+      long stamp = phaseLock.readLock();
+      ReentrantLock stripe = stripes[lockOrder(new int[] {r})[0]];
+      stripe.lock();
+      try {
+        if (!t.isPending(r)) {
+          continue; // a batch swapped it meanwhile
+        }
+        int owner = t.target.ownerOf[r];
+        byte[] key = owner == ReplicaPlan.DUMMY ? null : keys.keyOf(owner);
+        byte[] value = null;
+        if (key != null) {
+          int source = t.replicaFor(owner, random.get());
+          ReentrantLock other = stripes[lockOrder(new int[] {source})[0]];
+          // the stable replica is only read; its stripe is taken after ours only if it is ordered after it
+          boolean locked = other == stripe || other.tryLock();
+          try {
+            ReplicaCodec.View stable = readDirect(t, source);
+            UpdateCache.Entry e = cache.get(owner);
+            value = e != null ? e.value : stable.valueOrNull();
+          } finally {
+            if (locked && other != stripe) {
+              other.unlock();
+            }
+          }
+        }
+        byte kind = owner == ReplicaPlan.DUMMY ? ReplicaCodec.DUMMY : value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT;
+        byte[] label = label(r);
+        store.put(label, aead.encrypt(codec.encode(kind, r, owner, key, value), label));
+        last = t.completeSwap(r);
+      } finally {
+        stripe.unlock();
+        phaseLock.unlockRead(stamp);
       }
-      byte kind = owner == ReplicaPlan.DUMMY ? ReplicaCodec.DUMMY : value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT;
-      byte[] label = label(r);
-      store.put(label, aead.encrypt(codec.encode(kind, r, owner, key, value), label));
-      if (t.completeSwap(r)) {
+      if (last) {
         finishTransition();
       }
     }
