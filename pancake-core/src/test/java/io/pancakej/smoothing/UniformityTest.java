@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.math3.distribution.ZipfDistribution;
 import org.apache.commons.math3.random.Well19937c;
-import org.apache.commons.math3.stat.inference.ChiSquareTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +24,6 @@ import io.pancakej.PancakeConfig;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.crypto.Prf;
 import io.pancakej.distribution.DistributionFile;
-import io.pancakej.store.KvStore;
 import io.pancakej.store.MemoryStore;
 
 /**
@@ -46,64 +44,6 @@ class UniformityTest {
   @TempDir
   Path dir;
 
-  /** Counts reads per label, the adversary's histogram. */
-  static final class LabelHistogram implements KvStore {
-    final KvStore delegate;
-    final Map<ByteBuffer, long[]> reads = new HashMap<>();
-    volatile boolean counting;
-
-    LabelHistogram(KvStore delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public List<byte[]> multiGet(List<byte[]> keys) {
-      if (counting) {
-        synchronized (reads) {
-          for (byte[] k : keys) {
-            reads.computeIfAbsent(ByteBuffer.wrap(k), x -> new long[1])[0]++;
-          }
-        }
-      }
-      return delegate.multiGet(keys);
-    }
-
-    @Override
-    public void multiPut(List<byte[]> keys, List<byte[]> values) {
-      delegate.multiPut(keys, values);
-    }
-
-    @Override
-    public void multiDelete(List<byte[]> keys) {
-      delegate.multiDelete(keys);
-    }
-
-    @Override
-    public String describe() {
-      return delegate.describe();
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
-    }
-
-    /** Chi-square p-value of the read counts against uniform over {@code labels} labels. */
-    double uniformityPValue(int labels) {
-      long[] observed = new long[labels];
-      int i = 0;
-      long total = 0;
-      for (long[] c : reads.values()) {
-        observed[i++] = c[0];
-        total += c[0];
-      }
-      // labels never read stay at 0 and count against uniformity
-      double[] expected = new double[labels];
-      java.util.Arrays.fill(expected, (double) total / labels);
-      return new ChiSquareTest().chiSquareTest(expected, observed);
-    }
-  }
-
   private static byte[] key(int i) {
     return ("user" + i).getBytes(StandardCharsets.UTF_8);
   }
@@ -118,7 +58,7 @@ class UniformityTest {
     }
     DistributionFile.write(distribution, weights);
 
-    LabelHistogram histogram = new LabelHistogram(new MemoryStore());
+    SwappingTest.Recorder histogram = new SwappingTest.Recorder(new MemoryStore());
     PancakeConfig config = PancakeConfig.builder().stateDir(dir.resolve("state")).capacity(KEYS)
         .distributionFile(distribution).valueSize(16).keySize(16).pacerRate(5000).seed(11)
         .store(histogram).build();
@@ -131,7 +71,7 @@ class UniformityTest {
       for (int i = 1; i <= KEYS; i++) {
         proxy.put(key(i), new byte[] {(byte) i});
       }
-      histogram.counting = true;
+      histogram.recording = true;
       ExecutorService pool = Executors.newFixedThreadPool(THREADS);
       List<Future<?>> futures = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
@@ -146,9 +86,9 @@ class UniformityTest {
         f.get(10, TimeUnit.MINUTES);
       }
       pool.shutdown();
-      histogram.counting = false;
+      histogram.recording = false;
     }
-    double pancakeP = histogram.uniformityPValue(2 * KEYS);
+    double pancakeP = SwappingTest.Recorder.uniformityPValue(histogram.reads, 2 * KEYS);
 
     // deterministic encryption: one PRF label per key, read once per request
     Prf prf = new Prf(MasterKey.generate(new java.security.SecureRandom()).derive("det"), 16);
@@ -156,9 +96,7 @@ class UniformityTest {
     for (int k : sequence) {
       detReads.computeIfAbsent(ByteBuffer.wrap(prf.compute(key(k))), x -> new long[1])[0]++;
     }
-    LabelHistogram det = new LabelHistogram(new MemoryStore());
-    det.reads.putAll(detReads);
-    double deterministicP = det.uniformityPValue(KEYS);
+    double deterministicP = SwappingTest.Recorder.uniformityPValue(detReads, KEYS);
 
     System.out.printf("uniformity: pancake p=%.4f over %d labels; deterministic p=%.3g over %d labels%n",
         pancakeP, 2 * KEYS, deterministicP, KEYS);
