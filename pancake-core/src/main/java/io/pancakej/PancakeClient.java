@@ -65,7 +65,7 @@ public final class PancakeClient implements KvClient {
 
   /** Persists the proxy state now (it is also saved at close). */
   public void checkpoint() {
-    proxy.saveState();
+    proxy.checkpoint();
   }
 
   @Override

@@ -1,7 +1,6 @@
 package io.pancakej;
 
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
 
@@ -121,7 +120,7 @@ public final class PancakeConfig {
   public static PancakeConfig fromProperties(Properties props) {
     Builder b = builder();
     b.stateDir(Path.of(props.getProperty(STATE_DIR_PROPERTY, DEFAULT_STATE_DIR).trim()));
-    b.createIfMissing(bool(props, CREATE_PROPERTY, true));
+    b.createIfMissing(Stores.booleanProperty(props, CREATE_PROPERTY, true));
     String cap = props.getProperty(CAPACITY_PROPERTY);
     if (cap != null && !cap.isBlank()) {
       b.capacity(Stores.intProperty(props, CAPACITY_PROPERTY, 0));
@@ -140,17 +139,17 @@ public final class PancakeConfig {
     if (dist != null && !dist.isBlank()) {
       b.distributionFile(Path.of(dist.trim()));
     }
-    b.pacerRate(doubleProperty(props, PACER_RATE_PROPERTY, DEFAULT_PACER_RATE));
-    b.pacerFraction(doubleProperty(props, PACER_FRACTION_PROPERTY, DEFAULT_PACER_FRACTION));
-    b.pacerSwapRate(doubleProperty(props, PACER_SWAP_RATE_PROPERTY, DEFAULT_PACER_SWAP_RATE));
-    b.combineStoreCalls(bool(props, COMBINE_PROPERTY, true));
-    b.adapt(bool(props, ADAPT_PROPERTY, true));
+    b.pacerRate(Stores.doubleProperty(props, PACER_RATE_PROPERTY, DEFAULT_PACER_RATE));
+    b.pacerFraction(Stores.doubleProperty(props, PACER_FRACTION_PROPERTY, DEFAULT_PACER_FRACTION));
+    b.pacerSwapRate(Stores.doubleProperty(props, PACER_SWAP_RATE_PROPERTY, DEFAULT_PACER_SWAP_RATE));
+    b.combineStoreCalls(Stores.booleanProperty(props, COMBINE_PROPERTY, true));
+    b.adapt(Stores.booleanProperty(props, ADAPT_PROPERTY, true));
     String wal = props.getProperty(WAL_SYNC_PROPERTY);
     if (wal != null && !wal.isBlank()) {
       b.walSync(WriteAheadLog.Sync.parse(wal));
     }
     b.windowSize(Stores.intProperty(props, WINDOW_PROPERTY, DEFAULT_WINDOW));
-    b.detectionConfidence(doubleProperty(props, CONFIDENCE_PROPERTY, DEFAULT_CONFIDENCE));
+    b.detectionConfidence(Stores.doubleProperty(props, CONFIDENCE_PROPERTY, DEFAULT_CONFIDENCE));
     String seed = props.getProperty(SEED_PROPERTY);
     if (seed != null && !seed.isBlank()) {
       try {
@@ -163,33 +162,6 @@ public final class PancakeConfig {
     copy.putAll(props);
     b.storeProperties(copy);
     return b.build();
-  }
-
-  private static boolean bool(Properties props, String name, boolean def) {
-    String v = props.getProperty(name);
-    if (v == null || v.isBlank()) {
-      return def;
-    }
-    switch (v.trim().toLowerCase(Locale.ROOT)) {
-      case "true":
-        return true;
-      case "false":
-        return false;
-      default:
-        throw new ConfigException("property " + name + " must be true or false, got '" + v + "'");
-    }
-  }
-
-  private static double doubleProperty(Properties props, String name, double def) {
-    String v = props.getProperty(name);
-    if (v == null || v.isBlank()) {
-      return def;
-    }
-    try {
-      return Double.parseDouble(v.trim());
-    } catch (NumberFormatException e) {
-      throw new ConfigException("property " + name + " must be a number, got '" + v + "'", e);
-    }
   }
 
   public Path stateDir() {

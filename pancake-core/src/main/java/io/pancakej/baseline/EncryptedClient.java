@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
@@ -13,7 +12,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 
-import io.pancakej.ConfigException;
 import io.pancakej.IntegrityException;
 import io.pancakej.KvClient;
 import io.pancakej.PancakeConfig;
@@ -76,7 +74,7 @@ public final class EncryptedClient implements KvClient {
     String keyFileProp = props.getProperty(PancakeConfig.KEY_FILE_PROPERTY);
     Path keyFile = keyFileProp != null && !keyFileProp.isBlank()
         ? Path.of(keyFileProp.trim()) : stateDir.resolve("master.key");
-    boolean create = bool(props, PancakeConfig.CREATE_PROPERTY, true);
+    boolean create = Stores.booleanProperty(props, PancakeConfig.CREATE_PROPERTY, true);
     MasterKey key;
     if (Files.exists(keyFile)) {
       key = MasterKey.load(keyFile);
@@ -89,21 +87,6 @@ public final class EncryptedClient implements KvClient {
     }
     KvStore store = Stores.open(props);
     return new EncryptedClient(store, key, limits.valueSize, limits.keySize);
-  }
-
-  private static boolean bool(Properties props, String name, boolean def) {
-    String v = props.getProperty(name);
-    if (v == null || v.isBlank()) {
-      return def;
-    }
-    switch (v.trim().toLowerCase(Locale.ROOT)) {
-      case "true":
-        return true;
-      case "false":
-        return false;
-      default:
-        throw new ConfigException("property " + name + " must be true or false, got '" + v + "'");
-    }
   }
 
   /** The store label of {@code key}: PRF(prefix || key), deterministic. */

@@ -270,7 +270,7 @@ public final class Proxy implements AutoCloseable {
     Proxy proxy = new Proxy(config, store, dir, key, codec, new Phase.Steady(plan), keyOfSlot, order, bound,
         stateId, 1, eager);
     proxy.writeInitialReplicas(plan);
-    proxy.saveState();
+    proxy.checkpoint();
     return proxy;
   }
 
@@ -504,11 +504,6 @@ public final class Proxy implements AutoCloseable {
     }
   }
 
-  /** Persists the proxy state now. */
-  public void saveState() {
-    checkpoint();
-  }
-
   private void checkpointLoop() {
     while (open.get()) {
       java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.SECONDS.toNanos(1));
@@ -542,7 +537,7 @@ public final class Proxy implements AutoCloseable {
         r.done.completeExceptionally(new PancakeException("the PANCAKE client was closed before this request was served"));
       }
       java.util.concurrent.locks.LockSupport.unpark(checkpointer);
-      saveState();
+      checkpoint();
     } catch (PancakeException e) {
       failure = e;
     } finally {

@@ -89,6 +89,35 @@ public final class Stores {
     }
   }
 
+  /** Reads a {@code true}/{@code false} property, failing with a message that names it. */
+  public static boolean booleanProperty(Properties props, String name, boolean defaultValue) {
+    String v = props.getProperty(name);
+    if (v == null || v.isBlank()) {
+      return defaultValue;
+    }
+    switch (v.trim().toLowerCase(Locale.ROOT)) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        throw new ConfigException("property " + name + " must be true or false, got '" + v + "'");
+    }
+  }
+
+  /** Reads a numeric property, failing with a message that names it. */
+  public static double doubleProperty(Properties props, String name, double defaultValue) {
+    String v = props.getProperty(name);
+    if (v == null || v.isBlank()) {
+      return defaultValue;
+    }
+    try {
+      return Double.parseDouble(v.trim());
+    } catch (NumberFormatException e) {
+      throw new ConfigException("property " + name + " must be a number, got '" + v + "'", e);
+    }
+  }
+
   static void checkSameSize(List<byte[]> keys, List<byte[]> values) {
     if (keys.size() != values.size()) {
       throw new IllegalArgumentException(

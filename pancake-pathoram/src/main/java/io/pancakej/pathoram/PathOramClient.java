@@ -194,14 +194,7 @@ public final class PathOramClient implements KvClient {
   public static PathOramClient open(Properties props) {
     Builder b = builder();
     b.stateDir(Path.of(props.getProperty(STATE_DIR_PROPERTY, DEFAULT_STATE_DIR).trim()));
-    String create = props.getProperty(CREATE_PROPERTY);
-    if (create != null && !create.isBlank()) {
-      String c = create.trim().toLowerCase(Locale.ROOT);
-      if (!c.equals("true") && !c.equals("false")) {
-        throw new ConfigException("property " + CREATE_PROPERTY + " must be true or false, got '" + create + "'");
-      }
-      b.createIfMissing(c.equals("true"));
-    }
+    b.createIfMissing(Stores.booleanProperty(props, CREATE_PROPERTY, true));
     String cap = props.getProperty(CAPACITY_PROPERTY);
     if (cap != null && !cap.isBlank()) {
       b.capacity(Stores.intProperty(props, CAPACITY_PROPERTY, 0));
