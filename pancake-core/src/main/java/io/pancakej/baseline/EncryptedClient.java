@@ -4,16 +4,10 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.UnaryOperator;
 
 import io.pancakej.IntegrityException;
-import io.pancakej.KvClient;
 import io.pancakej.PancakeConfig;
 import io.pancakej.StateException;
 import io.pancakej.crypto.Aead;
@@ -33,7 +27,7 @@ import io.pancakej.store.Stores;
  * does learn the access pattern: the same key always maps to the same label, so the frequency of
  * every label is visible. That leak is what PANCAKE removes.
  */
-public final class EncryptedClient implements KvClient {
+public final class EncryptedClient extends PerKeyClient {
   /** Default directory of the baseline's state (its master key). */
   public static final String DEFAULT_STATE_DIR = "data/encrypted-state";
   static final String LABEL_KEY_PURPOSE = "pancake-j encrypted label v1";
@@ -43,21 +37,16 @@ public final class EncryptedClient implements KvClient {
   private static final byte[] LABEL_PREFIX = "pancake-j/encrypted/label\0".getBytes(StandardCharsets.US_ASCII);
   private static final int LENGTH_BYTES = 4;
 
-  private final KvStore store;
-  private final Limits limits;
   private final Prf labels;
   private final Aead aead;
-  private final StripedLocks locks = new StripedLocks(256);
-  private final AtomicBoolean open = new AtomicBoolean(true);
 
   /**
    * A client on {@code store} (which it takes ownership of), with keys derived from
    * {@code masterKey}, values up to {@code valueSize} bytes and keys up to {@code keySize} bytes.
    */
   public EncryptedClient(KvStore store, MasterKey masterKey, int valueSize, int keySize) {
-    this.store = Objects.requireNonNull(store, "store");
+    super(store, new Limits(valueSize, keySize));
     Objects.requireNonNull(masterKey, "masterKey");
-    this.limits = new Limits(valueSize, keySize);
     this.labels = new Prf(masterKey.derive(LABEL_KEY_PURPOSE), LABEL_BYTES);
     this.aead = new Aead(masterKey.derive(VALUE_KEY_PURPOSE));
   }
@@ -132,75 +121,17 @@ public final class EncryptedClient implements KvClient {
   }
 
   @Override
-  public Optional<byte[]> get(byte[] key) {
-    limits.checkKey(key);
-    byte[] label = label(key);
-    byte[] sealed = store.get(label);
-    return sealed == null ? Optional.empty() : Optional.of(open(label, sealed));
+  byte[] storeKey(byte[] key) {
+    return label(key);
   }
 
   @Override
-  public void put(byte[] key, byte[] value) {
-    limits.checkKey(key);
-    limits.checkValue(value);
-    byte[] label = label(key);
-    byte[] sealed = seal(label, value);
-    ReentrantLock lock = locks.forKey(key);
-    lock.lock();
-    try {
-      store.put(label, sealed);
-    } finally {
-      lock.unlock();
-    }
+  byte[] encode(byte[] label, byte[] value) {
+    return seal(label, value);
   }
 
   @Override
-  public boolean update(byte[] key, UnaryOperator<byte[]> merge) {
-    limits.checkKey(key);
-    Objects.requireNonNull(merge, "merge");
-    byte[] label = label(key);
-    ReentrantLock lock = locks.forKey(key);
-    lock.lock();
-    try {
-      byte[] sealed = store.get(label);
-      if (sealed == null) {
-        return false;
-      }
-      byte[] next = merge.apply(open(label, sealed));
-      limits.checkValue(next);
-      store.put(label, seal(label, next));
-      return true;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  @Override
-  public boolean delete(byte[] key) {
-    limits.checkKey(key);
-    byte[] label = label(key);
-    ReentrantLock lock = locks.forKey(key);
-    lock.lock();
-    try {
-      if (store.get(label) == null) {
-        return false;
-      }
-      store.multiDelete(List.of(label));
-      return true;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  @Override
-  public void close() {
-    if (open.compareAndSet(true, false)) {
-      store.close();
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "EncryptedClient[" + store.describe() + "]";
+  byte[] decode(byte[] label, byte[] sealed) {
+    return open(label, sealed);
   }
 }

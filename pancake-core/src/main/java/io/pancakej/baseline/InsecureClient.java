@@ -1,14 +1,7 @@
 package io.pancakej.baseline;
 
-import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.UnaryOperator;
 
-import io.pancakej.KvClient;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
 
@@ -21,11 +14,7 @@ import io.pancakej.store.Stores;
  *
  * <p>Security guarantees: none. The store sees every key, value and access.
  */
-public final class InsecureClient implements KvClient {
-  private final KvStore store;
-  private final Limits limits;
-  private final StripedLocks locks = new StripedLocks(256);
-  private final AtomicBoolean open = new AtomicBoolean(true);
+public final class InsecureClient extends PerKeyClient {
 
   /** A client on {@code store} (which it takes ownership of) with the default size limits. */
   public InsecureClient(KvStore store) {
@@ -38,8 +27,7 @@ public final class InsecureClient implements KvClient {
   }
 
   private InsecureClient(KvStore store, Limits limits) {
-    this.store = Objects.requireNonNull(store, "store");
-    this.limits = limits;
+    super(store, limits);
   }
 
   /** Opens the store named in {@code props} ({@link Stores#open}) and reads the size limits. */
@@ -49,69 +37,17 @@ public final class InsecureClient implements KvClient {
   }
 
   @Override
-  public Optional<byte[]> get(byte[] key) {
-    limits.checkKey(key);
-    return Optional.ofNullable(store.get(key));
+  byte[] storeKey(byte[] key) {
+    return key;
   }
 
   @Override
-  public void put(byte[] key, byte[] value) {
-    limits.checkKey(key);
-    limits.checkValue(value);
-    ReentrantLock lock = locks.forKey(key);
-    lock.lock();
-    try {
-      store.put(key, value);
-    } finally {
-      lock.unlock();
-    }
+  byte[] encode(byte[] storeKey, byte[] value) {
+    return value;
   }
 
   @Override
-  public boolean update(byte[] key, UnaryOperator<byte[]> merge) {
-    limits.checkKey(key);
-    Objects.requireNonNull(merge, "merge");
-    ReentrantLock lock = locks.forKey(key);
-    lock.lock();
-    try {
-      byte[] current = store.get(key);
-      if (current == null) {
-        return false;
-      }
-      byte[] next = merge.apply(current);
-      limits.checkValue(next);
-      store.put(key, next);
-      return true;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  @Override
-  public boolean delete(byte[] key) {
-    limits.checkKey(key);
-    ReentrantLock lock = locks.forKey(key);
-    lock.lock();
-    try {
-      if (store.get(key) == null) {
-        return false;
-      }
-      store.multiDelete(List.of(key));
-      return true;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  @Override
-  public void close() {
-    if (open.compareAndSet(true, false)) {
-      store.close();
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "InsecureClient[" + store.describe() + "]";
+  byte[] decode(byte[] storeKey, byte[] stored) {
+    return stored;
   }
 }
