@@ -2,6 +2,7 @@ package io.pancakej.store;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -9,22 +10,27 @@ import java.util.concurrent.locks.LockSupport;
 import io.pancakej.StoreException;
 
 /**
- * Groups concurrent multi-gets (and, separately, concurrent multi-puts) of many threads into one
- * call on the underlying store: one round trip (one MGET, one MSET, one RocksDB multi-get or
- * write batch) for all the batches that arrived while the previous group was in flight.
+ * Groups the concurrent multi-gets and multi-puts of many threads into one call on the underlying
+ * store, {@link KvStore#multiPutGet}: all the writes, then all the reads, of the calls that
+ * arrived while the previous group was in flight -- one round trip (one Redis pipeline of MSET and
+ * MGET, one RocksDB write batch and multi-get) for many batches.
  *
- * <p>Flat combining: a caller queues its call; whoever finds no leader becomes the leader and
- * executes queued calls in groups until its own is done, then hands over. Followers park until
- * their call completes. What the store sees per request is unchanged; only arrival timing decides
- * how calls are grouped. A failure of the group call fails every call in the group.
+ * <p>Writing a group's puts before its gets is safe for its callers: the proxy holds a replica's
+ * lock from its read until its write-back returns, so no get of a group names a key a put of the
+ * same group writes. Flat combining: a caller queues its call; whoever finds no leader becomes
+ * the leader and executes queued calls in groups until its own is done, then hands over.
+ * Followers park until their call completes. What the store sees per request is unchanged; only
+ * arrival timing decides how calls are grouped. A failure of the group call fails every call in
+ * the group.
  */
 public final class CombiningStore implements KvStore {
   /** Most keys sent in one grouped call. */
   public static final int DEFAULT_MAX_KEYS = 512;
 
   private final KvStore delegate;
-  private final Combiner gets;
-  private final Combiner puts;
+  private final int maxKeys;
+  private final ConcurrentLinkedQueue<Call> pending = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean leader = new AtomicBoolean();
 
   public CombiningStore(KvStore delegate) {
     this(delegate, DEFAULT_MAX_KEYS);
@@ -35,8 +41,7 @@ public final class CombiningStore implements KvStore {
       throw new IllegalArgumentException("maxKeys must be positive");
     }
     this.delegate = delegate;
-    this.gets = new Combiner(maxKeys, true);
-    this.puts = new Combiner(maxKeys, false);
+    this.maxKeys = maxKeys;
   }
 
   @Override
@@ -44,7 +49,7 @@ public final class CombiningStore implements KvStore {
     if (keys.isEmpty()) {
       return new ArrayList<>();
     }
-    return gets.call(new Call(keys, null)).result;
+    return call(new Call(keys, null)).result;
   }
 
   @Override
@@ -53,7 +58,7 @@ public final class CombiningStore implements KvStore {
     if (keys.isEmpty()) {
       return;
     }
-    puts.call(new Call(keys, values));
+    call(new Call(keys, values));
   }
 
   @Override
@@ -67,6 +72,11 @@ public final class CombiningStore implements KvStore {
   }
 
   @Override
+  public Optional<Storage> storage() {
+    return delegate.storage();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }
@@ -76,6 +86,7 @@ public final class CombiningStore implements KvStore {
     return delegate;
   }
 
+  /** A queued multi-get ({@code values == null}) or multi-put. */
   private static final class Call {
     final List<byte[]> keys;
     final List<byte[]> values;
@@ -88,100 +99,92 @@ public final class CombiningStore implements KvStore {
       this.keys = keys;
       this.values = values;
     }
+
+    boolean isRead() {
+      return values == null;
+    }
   }
 
-  private final class Combiner {
-    private final ConcurrentLinkedQueue<Call> pending = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean leader = new AtomicBoolean();
-    private final int maxKeys;
-    private final boolean read;
-
-    Combiner(int maxKeys, boolean read) {
-      this.maxKeys = maxKeys;
-      this.read = read;
-    }
-
-    Call call(Call c) {
-      pending.add(c);
-      while (!c.done) {
-        if (leader.compareAndSet(false, true)) {
-          try {
-            while (!c.done) {
-              List<Call> group = drain();
-              if (group.isEmpty()) {
-                break;
-              }
-              execute(group);
+  private Call call(Call c) {
+    pending.add(c);
+    while (!c.done) {
+      if (leader.compareAndSet(false, true)) {
+        try {
+          while (!c.done) {
+            List<Call> group = drain();
+            if (group.isEmpty()) {
+              break;
             }
-          } finally {
-            leader.set(false);
+            execute(group);
           }
-          // a call queued while we led may be parked waiting for a leader: wake it
-          Call next = pending.peek();
-          if (next != null) {
-            LockSupport.unpark(next.waiter);
-          }
-        } else {
-          LockSupport.park(this);
+        } finally {
+          leader.set(false);
         }
+        // a call queued while we led may be parked waiting for a leader: wake it
+        Call next = pending.peek();
+        if (next != null) {
+          LockSupport.unpark(next.waiter);
+        }
+      } else {
+        LockSupport.park(this);
       }
-      if (c.failure != null) {
-        throw c.failure;
-      }
-      return c;
     }
-
-    private List<Call> drain() {
-      List<Call> group = new ArrayList<>();
-      int keys = 0;
-      Call c;
-      while ((c = pending.peek()) != null && (group.isEmpty() || keys + c.keys.size() <= maxKeys)) {
-        pending.poll();
-        group.add(c);
-        keys += c.keys.size();
-      }
-      return group;
+    if (c.failure != null) {
+      throw c.failure;
     }
+    return c;
+  }
 
-    private void execute(List<Call> group) {
-      try {
-        if (group.size() == 1) {
-          Call only = group.get(0);
-          if (read) {
-            only.result = delegate.multiGet(only.keys);
-          } else {
-            delegate.multiPut(only.keys, only.values);
-          }
-        } else {
-          List<byte[]> keys = new ArrayList<>();
-          List<byte[]> values = read ? null : new ArrayList<>();
-          for (Call c : group) {
-            keys.addAll(c.keys);
-            if (!read) {
-              values.addAll(c.values);
-            }
-          }
-          if (read) {
-            List<byte[]> all = delegate.multiGet(keys);
-            int offset = 0;
-            for (Call c : group) {
-              c.result = new ArrayList<>(all.subList(offset, offset + c.keys.size()));
-              offset += c.keys.size();
-            }
-          } else {
-            delegate.multiPut(keys, values);
-          }
-        }
-      } catch (RuntimeException e) {
-        RuntimeException failure = e instanceof StoreException ? e : new StoreException("store call failed: " + e, e);
-        for (Call c : group) {
-          c.failure = failure;
-        }
-      }
+  private List<Call> drain() {
+    List<Call> group = new ArrayList<>();
+    int keys = 0;
+    Call c;
+    while ((c = pending.peek()) != null && (group.isEmpty() || keys + c.keys.size() <= maxKeys)) {
+      pending.poll();
+      group.add(c);
+      keys += c.keys.size();
+    }
+    return group;
+  }
+
+  private void execute(List<Call> group) {
+    try {
+      List<byte[]> putKeys = new ArrayList<>();
+      List<byte[]> putValues = new ArrayList<>();
+      List<byte[]> getKeys = new ArrayList<>();
       for (Call c : group) {
-        c.done = true;
-        LockSupport.unpark(c.waiter);
+        if (c.isRead()) {
+          getKeys.addAll(c.keys);
+        } else {
+          putKeys.addAll(c.keys);
+          putValues.addAll(c.values);
+        }
       }
+      List<byte[]> read;
+      if (putKeys.isEmpty()) {
+        read = delegate.multiGet(getKeys);
+      } else if (getKeys.isEmpty()) {
+        delegate.multiPut(putKeys, putValues);
+        read = List.of();
+      } else {
+        read = delegate.multiPutGet(putKeys, putValues, getKeys);
+      }
+      int offset = 0;
+      for (Call c : group) {
+        if (c.isRead()) {
+          c.result = new ArrayList<>(read.subList(offset, offset + c.keys.size()));
+          offset += c.keys.size();
+        }
+      }
+    } catch (RuntimeException e) {
+      RuntimeException failure = e instanceof StoreException ? e : new StoreException("store call failed: " + e, e);
+      for (Call c : group) {
+        c.failure = failure;
+      }
+    }
+    for (Call c : group) {
+      c.done = true;
+      LockSupport.unpark(c.waiter);
     }
   }
 }

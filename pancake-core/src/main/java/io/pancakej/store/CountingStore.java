@@ -13,8 +13,9 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>What is counted, for each multi-operation that returns normally (a failed operation counts
  * nothing, an operation on an empty list is not a round trip and counts nothing):
  * <ul>
- *   <li>{@code roundTrips}: one per {@link #multiGet}, {@link #multiPut} or {@link #multiDelete}
- *       call (single-key {@link #get}/{@link #put} are one-element multi-operations);</li>
+ *   <li>{@code roundTrips}: one per {@link #multiGet}, {@link #multiPut}, {@link #multiDelete} or
+ *       {@link #multiPutGet} call (single-key {@link #get}/{@link #put} are one-element
+ *       multi-operations);</li>
  *   <li>{@code keysRead}, {@code keysWritten}, {@code keysDeleted}: one per list position,
  *       duplicates included;</li>
  *   <li>{@code bytesRead}: key length plus returned value length for every key read (an absent
@@ -78,14 +79,9 @@ public final class CountingStore implements KvStore {
   public List<byte[]> multiGet(List<byte[]> keys) {
     List<byte[]> values = delegate.multiGet(keys);
     if (!keys.isEmpty()) {
-      long bytes = 0;
-      for (int i = 0; i < keys.size(); i++) {
-        byte[] v = values.get(i);
-        bytes += keys.get(i).length + (v == null ? 0 : v.length);
-      }
       roundTrips.increment();
       keysRead.add(keys.size());
-      bytesRead.add(bytes);
+      bytesRead.add(bytes(keys, values));
     }
     return values;
   }
@@ -94,14 +90,32 @@ public final class CountingStore implements KvStore {
   public void multiPut(List<byte[]> keys, List<byte[]> values) {
     delegate.multiPut(keys, values);
     if (!keys.isEmpty()) {
-      long bytes = 0;
-      for (int i = 0; i < keys.size(); i++) {
-        bytes += keys.get(i).length + values.get(i).length;
-      }
       roundTrips.increment();
       keysWritten.add(keys.size());
-      bytesWritten.add(bytes);
+      bytesWritten.add(bytes(keys, values));
     }
+  }
+
+  @Override
+  public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    List<byte[]> values = delegate.multiPutGet(putKeys, putValues, getKeys);
+    if (!putKeys.isEmpty() || !getKeys.isEmpty()) {
+      roundTrips.increment();
+      keysWritten.add(putKeys.size());
+      bytesWritten.add(bytes(putKeys, putValues));
+      keysRead.add(getKeys.size());
+      bytesRead.add(bytes(getKeys, values));
+    }
+    return values;
+  }
+
+  private static long bytes(List<byte[]> keys, List<byte[]> values) {
+    long bytes = 0;
+    for (int i = 0; i < keys.size(); i++) {
+      byte[] v = values.get(i);
+      bytes += keys.get(i).length + (v == null ? 0 : v.length);
+    }
+    return bytes;
   }
 
   @Override

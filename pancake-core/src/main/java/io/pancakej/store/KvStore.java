@@ -21,6 +21,17 @@ public interface KvStore extends AutoCloseable {
   /** Writes every (key, value) pair, in order, as one round trip. */
   void multiPut(List<byte[]> keys, List<byte[]> values);
 
+  /**
+   * Writes {@code putKeys} as {@link #multiPut} would, then reads {@code getKeys} as
+   * {@link #multiGet} would, and returns the values read. The default makes the two calls; a store
+   * that can send both in one round trip (Redis: one pipeline) overrides it. Either list may be
+   * empty.
+   */
+  default List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    multiPut(putKeys, putValues);
+    return multiGet(getKeys);
+  }
+
   /** Removes every key (absent keys are ignored). */
   void multiDelete(List<byte[]> keys);
 

@@ -11,6 +11,8 @@ import io.pancakej.StoreException;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPoolConfig;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -106,6 +108,35 @@ public final class RedisStore implements KvStore {
       j.mset(kv);
     } catch (JedisException e) {
       throw failed("Redis MSET failed on " + description, e);
+    }
+  }
+
+  /** One round trip: {@code MSET} and {@code MGET} in one pipeline (never retried, since it writes). */
+  @Override
+  public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    if (putKeys.isEmpty()) {
+      return multiGet(getKeys);
+    }
+    if (getKeys.isEmpty()) {
+      multiPut(putKeys, putValues);
+      return new ArrayList<>(0);
+    }
+    checkOpen();
+    Stores.checkSameSize(putKeys, putValues);
+    byte[][] kv = new byte[putKeys.size() * 2][];
+    for (int i = 0; i < putKeys.size(); i++) {
+      kv[2 * i] = putKeys.get(i);
+      kv[2 * i + 1] = putValues.get(i);
+    }
+    try (Jedis j = pool.getResource()) {
+      Pipeline p = j.pipelined();
+      Response<String> written = p.mset(kv);
+      Response<List<byte[]>> read = p.mget(getKeys.toArray(new byte[0][]));
+      p.sync();
+      written.get(); // raises the server's error, if any
+      return read.get();
+    } catch (JedisException e) {
+      throw failed("Redis MSET+MGET pipeline failed on " + description, e);
     }
   }
 

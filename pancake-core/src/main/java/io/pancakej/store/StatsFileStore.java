@@ -38,6 +38,11 @@ final class StatsFileStore implements KvStore {
   }
 
   @Override
+  public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    return counting.multiPutGet(putKeys, putValues, getKeys);
+  }
+
+  @Override
   public void multiDelete(List<byte[]> keys) {
     counting.multiDelete(keys);
   }

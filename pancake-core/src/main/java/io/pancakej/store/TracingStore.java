@@ -66,6 +66,21 @@ public final class TracingStore implements KvStore {
   }
 
   @Override
+  public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    List<byte[]> values = delegate.multiPutGet(putKeys, putValues, getKeys);
+    StringBuilder sb = new StringBuilder((putKeys.size() + getKeys.size()) * 48);
+    for (int i = 0; i < putKeys.size(); i++) {
+      line(sb, 'W', putKeys.get(i), putValues.get(i).length);
+    }
+    for (int i = 0; i < getKeys.size(); i++) {
+      byte[] v = values.get(i);
+      line(sb, 'R', getKeys.get(i), v == null ? -1 : v.length);
+    }
+    write(sb);
+    return values;
+  }
+
+  @Override
   public void multiDelete(List<byte[]> keys) {
     delegate.multiDelete(keys);
     StringBuilder sb = new StringBuilder(keys.size() * 48);

@@ -38,6 +38,10 @@ class CountingStoreTest {
       store.get(new byte[3]);
       store.put(new byte[3], new byte[7]);
       assertEquals(new Counts(5, 4, 3, 2, 248 + 3, 214 + 10), store.snapshot());
+
+      // one round trip: b written (16 + 20), then a (116) and b (36) read
+      store.multiPutGet(List.of(b), List.of(new byte[20]), List.of(a, b));
+      assertEquals(new Counts(6, 6, 4, 2, 251 + 116 + 36, 224 + 36), store.snapshot());
     }
   }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -80,6 +81,26 @@ public abstract class KvStoreContractTest {
     store.multiPut(keys, values);
     assertValues(values, store.multiGet(keys));
     assertArrayEquals(bytes("22"), store.get(bytes("b")));
+  }
+
+  @Test
+  void multiPutGet_writesThenReads_includingKeysItJustWrote() {
+    store.put(bytes("old"), bytes("0"));
+    List<byte[]> got = store.multiPutGet(List.of(bytes("a"), bytes("b")), List.of(bytes("1"), bytes("22")),
+        List.of(bytes("b"), bytes("old"), bytes("absent")));
+    assertEquals(3, got.size());
+    assertArrayEquals(bytes("22"), got.get(0));
+    assertArrayEquals(bytes("0"), got.get(1));
+    assertNull(got.get(2));
+    assertArrayEquals(bytes("1"), store.get(bytes("a")));
+  }
+
+  @Test
+  void multiPutGet_withOneSideEmpty_isAPutOrAGet() {
+    assertTrue(store.multiPutGet(List.of(bytes("k")), List.of(bytes("v")), List.of()).isEmpty());
+    List<byte[]> got = store.multiPutGet(List.of(), List.of(), List.of(bytes("k")));
+    assertEquals(1, got.size());
+    assertArrayEquals(bytes("v"), got.get(0));
   }
 
   @Test
