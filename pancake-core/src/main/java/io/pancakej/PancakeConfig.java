@@ -78,7 +78,7 @@ public final class PancakeConfig {
   private final double pacerFraction;
   private final double pacerSwapRate;
   private final Long seed;
-  private final boolean combine;
+  private final Boolean combine;
   private final boolean adapt;
   private final WriteAheadLog.Sync walSync;
   private final int windowSize;
@@ -142,7 +142,10 @@ public final class PancakeConfig {
     b.pacerRate(Stores.doubleProperty(props, PACER_RATE_PROPERTY, DEFAULT_PACER_RATE));
     b.pacerFraction(Stores.doubleProperty(props, PACER_FRACTION_PROPERTY, DEFAULT_PACER_FRACTION));
     b.pacerSwapRate(Stores.doubleProperty(props, PACER_SWAP_RATE_PROPERTY, DEFAULT_PACER_SWAP_RATE));
-    b.combineStoreCalls(Stores.booleanProperty(props, COMBINE_PROPERTY, true));
+    String combine = props.getProperty(COMBINE_PROPERTY);
+    if (combine != null && !combine.isBlank() && !combine.trim().equalsIgnoreCase("auto")) {
+      b.combineStoreCalls(Stores.booleanProperty(props, COMBINE_PROPERTY, true));
+    }
     b.adapt(Stores.booleanProperty(props, ADAPT_PROPERTY, true));
     String wal = props.getProperty(WAL_SYNC_PROPERTY);
     if (wal != null && !wal.isBlank()) {
@@ -216,9 +219,13 @@ public final class PancakeConfig {
     return seed;
   }
 
-  /** Whether concurrent batches share store round trips. */
-  public boolean combineStoreCalls() {
-    return combine;
+  /**
+   * Whether concurrent batches share store round trips: as configured, or by default for stores
+   * reached over a network (for an embedded store one caller at a time would only lose the
+   * parallelism of the cores).
+   */
+  public boolean combineStoreCalls(KvStore store) {
+    return combine != null ? combine : !store.isEmbedded();
   }
 
   /** How the write-ahead log reaches the disk. */
@@ -269,7 +276,7 @@ public final class PancakeConfig {
     private double pacerFraction = DEFAULT_PACER_FRACTION;
     private double pacerSwapRate = DEFAULT_PACER_SWAP_RATE;
     private Long seed;
-    private boolean combine = true;
+    private Boolean combine;
     private boolean adapt = true;
     private WriteAheadLog.Sync walSync = WriteAheadLog.Sync.WRITE;
     private int windowSize = DEFAULT_WINDOW;
@@ -363,7 +370,7 @@ public final class PancakeConfig {
       return this;
     }
 
-    /** Group concurrent batches' store calls into one round trip (default true). */
+    /** Group concurrent batches' store calls into one round trip (default: unless the store is embedded). */
     public Builder combineStoreCalls(boolean combine) {
       this.combine = combine;
       return this;

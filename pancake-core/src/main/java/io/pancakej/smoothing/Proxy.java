@@ -203,7 +203,7 @@ public final class Proxy implements AutoCloseable {
         key = MasterKey.loadOrCreate(config.keyFile());
       }
       store = config.openStore();
-      if (config.combineStoreCalls()) {
+      if (config.combineStoreCalls(store)) {
         store = new CombiningStore(store);
       }
       Proxy proxy = exists ? reopen(config, dir, key, store, eagerSwaps) : create(config, dir, key, store, eagerSwaps);

@@ -67,6 +67,11 @@ public final class CombiningStore implements KvStore {
   }
 
   @Override
+  public boolean isEmbedded() {
+    return delegate.isEmbedded();
+  }
+
+  @Override
   public String describe() {
     return delegate.describe();
   }

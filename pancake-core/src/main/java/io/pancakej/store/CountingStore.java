@@ -133,6 +133,11 @@ public final class CountingStore implements KvStore {
   }
 
   @Override
+  public boolean isEmbedded() {
+    return delegate.isEmbedded();
+  }
+
+  @Override
   public String describe() {
     return delegate.describe();
   }

@@ -32,6 +32,14 @@ public interface KvStore extends AutoCloseable {
     return multiGet(getKeys);
   }
 
+  /**
+   * True if the store runs inside this process (RocksDB, memory): calls cost CPU here rather than
+   * a round trip, so grouping them gains nothing. The default is false.
+   */
+  default boolean isEmbedded() {
+    return false;
+  }
+
   /** Removes every key (absent keys are ignored). */
   void multiDelete(List<byte[]> keys);
 

@@ -71,6 +71,11 @@ public final class MemoryStore implements KvStore {
   }
 
   @Override
+  public boolean isEmbedded() {
+    return true;
+  }
+
+  @Override
   public String describe() {
     return name;
   }

@@ -140,6 +140,11 @@ public final class RocksDbStore implements KvStore {
   }
 
   @Override
+  public boolean isEmbedded() {
+    return true;
+  }
+
+  @Override
   public String describe() {
     return "rocksdb:" + dir;
   }

@@ -48,6 +48,11 @@ final class StatsFileStore implements KvStore {
   }
 
   @Override
+  public boolean isEmbedded() {
+    return counting.isEmbedded();
+  }
+
+  @Override
   public String describe() {
     return counting.describe();
   }

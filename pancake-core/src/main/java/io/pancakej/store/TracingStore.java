@@ -105,6 +105,11 @@ public final class TracingStore implements KvStore {
   }
 
   @Override
+  public boolean isEmbedded() {
+    return delegate.isEmbedded();
+  }
+
+  @Override
   public String describe() {
     return delegate.describe();
   }
