@@ -142,9 +142,16 @@ public final class PancakeConfig {
     b.pacerRate(Stores.doubleProperty(props, PACER_RATE_PROPERTY, DEFAULT_PACER_RATE));
     b.pacerFraction(Stores.doubleProperty(props, PACER_FRACTION_PROPERTY, DEFAULT_PACER_FRACTION));
     b.pacerSwapRate(Stores.doubleProperty(props, PACER_SWAP_RATE_PROPERTY, DEFAULT_PACER_SWAP_RATE));
-    String combine = props.getProperty(COMBINE_PROPERTY);
-    if (combine != null && !combine.isBlank() && !combine.trim().equalsIgnoreCase("auto")) {
-      b.combineStoreCalls(Stores.booleanProperty(props, COMBINE_PROPERTY, true));
+    String combine = props.getProperty(COMBINE_PROPERTY, "auto").trim().toLowerCase(java.util.Locale.ROOT);
+    switch (combine) {
+      case "", "auto":
+        break;
+      case "true", "false":
+        b.combineStoreCalls(Boolean.parseBoolean(combine));
+        break;
+      default:
+        throw new ConfigException(COMBINE_PROPERTY + " must be auto, true or false, got '"
+            + props.getProperty(COMBINE_PROPERTY) + "'");
     }
     b.adapt(Stores.booleanProperty(props, ADAPT_PROPERTY, true));
     String wal = props.getProperty(WAL_SYNC_PROPERTY);

@@ -57,7 +57,7 @@ class StoreCombiningConfigTest {
   @Test
   void byDefault_andOnAuto_onlyNetworkStoresCombine() {
     try (MemoryStore memory = new MemoryStore()) {
-      for (String value : new String[] {null, "auto", " AUTO "}) {
+      for (String value : new String[] {null, "", "auto", " AUTO "}) {
         assertTrue(config(value).combineStoreCalls(REMOTE), String.valueOf(value));
         assertFalse(config(value).combineStoreCalls(memory), String.valueOf(value));
       }
@@ -69,6 +69,8 @@ class StoreCombiningConfigTest {
   @Test
   void anyOtherValue_isAConfigError_namingTheProperty() {
     ConfigException e = assertThrows(ConfigException.class, () -> config("sometimes"));
-    assertTrue(e.getMessage().contains(PancakeConfig.COMBINE_PROPERTY), e.getMessage());
+    for (String word : new String[] {PancakeConfig.COMBINE_PROPERTY, "auto", "sometimes"}) {
+      assertTrue(e.getMessage().contains(word), e.getMessage());
+    }
   }
 }

@@ -20,8 +20,9 @@ import io.pancakej.StoreException;
  * same group writes. Flat combining: a caller queues its call; whoever finds no leader becomes
  * the leader and executes queued calls in groups until its own is done, then hands over.
  * Followers park until their call completes. What the store sees per request is unchanged; only
- * arrival timing decides how calls are grouped. A failure of the group call fails every call in
- * the group.
+ * arrival timing decides how calls are grouped. If a group's writes fail, its write calls fail
+ * (writes are never retried) and its reads are sent again on their own; a read fails only if that
+ * fails too.
  */
 public final class CombiningStore implements KvStore {
   /** Most keys sent in one grouped call. */
@@ -98,7 +99,7 @@ public final class CombiningStore implements KvStore {
     final Thread waiter = Thread.currentThread();
     volatile boolean done;
     List<byte[]> result;
-    RuntimeException failure;
+    StoreException failure;
 
     Call(List<byte[]> keys, List<byte[]> values) {
       this.keys = keys;
@@ -124,11 +125,11 @@ public final class CombiningStore implements KvStore {
           }
         } finally {
           leader.set(false);
-        }
-        // a call queued while we led may be parked waiting for a leader: wake it
-        Call next = pending.peek();
-        if (next != null) {
-          LockSupport.unpark(next.waiter);
+          // a call queued while we led may be parked waiting for a leader: wake it
+          Call next = pending.peek();
+          if (next != null) {
+            LockSupport.unpark(next.waiter);
+          }
         }
       } else {
         LockSupport.park(this);
@@ -138,6 +139,11 @@ public final class CombiningStore implements KvStore {
       throw c.failure;
     }
     return c;
+  }
+
+  /** Calls waiting for a leader (for tests). */
+  int queuedCalls() {
+    return pending.size();
   }
 
   private List<Call> drain() {
@@ -153,18 +159,18 @@ public final class CombiningStore implements KvStore {
   }
 
   private void execute(List<Call> group) {
-    try {
-      List<byte[]> putKeys = new ArrayList<>();
-      List<byte[]> putValues = new ArrayList<>();
-      List<byte[]> getKeys = new ArrayList<>();
-      for (Call c : group) {
-        if (c.isRead()) {
-          getKeys.addAll(c.keys);
-        } else {
-          putKeys.addAll(c.keys);
-          putValues.addAll(c.values);
-        }
+    List<byte[]> putKeys = new ArrayList<>();
+    List<byte[]> putValues = new ArrayList<>();
+    List<byte[]> getKeys = new ArrayList<>();
+    for (Call c : group) {
+      if (c.isRead()) {
+        getKeys.addAll(c.keys);
+      } else {
+        putKeys.addAll(c.keys);
+        putValues.addAll(c.values);
       }
+    }
+    try {
       List<byte[]> read;
       if (putKeys.isEmpty()) {
         read = delegate.multiGet(getKeys);
@@ -172,22 +178,48 @@ public final class CombiningStore implements KvStore {
         delegate.multiPut(putKeys, putValues);
         read = List.of();
       } else {
-        read = delegate.multiPutGet(putKeys, putValues, getKeys);
+        try {
+          read = delegate.multiPutGet(putKeys, putValues, getKeys);
+        } catch (RuntimeException e) {
+          // the writes failed (and are not retried); the reads need not fail with them: every
+          // call of the group is still in flight, so reading after the failed writes is allowed
+          fail(group, false, e);
+          read = delegate.multiGet(getKeys);
+        }
       }
       int offset = 0;
       for (Call c : group) {
-        if (c.isRead()) {
+        if (c.isRead() && !c.done) {
           c.result = new ArrayList<>(read.subList(offset, offset + c.keys.size()));
           offset += c.keys.size();
         }
       }
-    } catch (RuntimeException e) {
-      RuntimeException failure = e instanceof StoreException ? e : new StoreException("store call failed: " + e, e);
+    } catch (RuntimeException | Error e) {
+      fail(group, true, e);
+      if (e instanceof Error) {
+        throw (Error) e;
+      }
+    } finally {
       for (Call c : group) {
-        c.failure = failure;
+        complete(c);
       }
     }
+  }
+
+  /** Records {@code e} as the failure of the group's puts (and of its gets if {@code reads}), and completes them. */
+  private static void fail(List<Call> group, boolean reads, Throwable e) {
+    StoreException failure = e instanceof StoreException ? (StoreException) e
+        : new StoreException("store call failed: " + e, e);
     for (Call c : group) {
+      if (!c.done && (reads || !c.isRead())) {
+        c.failure = failure;
+        complete(c);
+      }
+    }
+  }
+
+  private static void complete(Call c) {
+    if (!c.done) {
       c.done = true;
       LockSupport.unpark(c.waiter);
     }

@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.LongAdder;
  * <ul>
  *   <li>{@code roundTrips}: one per {@link #multiGet}, {@link #multiPut}, {@link #multiDelete} or
  *       {@link #multiPutGet} call (single-key {@link #get}/{@link #put} are one-element
- *       multi-operations);</li>
+ *       multi-operations). These are calls of this interface: one network round trip on Redis,
+ *       one pipeline per master on a cluster, and a {@link #multiPutGet} on a store without a
+ *       native one (RocksDB, memory) is two calls underneath;</li>
  *   <li>{@code keysRead}, {@code keysWritten}, {@code keysDeleted}: one per list position,
  *       duplicates included;</li>
  *   <li>{@code bytesRead}: key length plus returned value length for every key read (an absent

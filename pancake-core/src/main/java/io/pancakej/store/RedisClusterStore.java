@@ -183,6 +183,57 @@ public final class RedisClusterStore implements KvStore {
     }
   }
 
+  /**
+   * One pipeline per master for both sides: each master gets its SETs, then its GETs (a master's
+   * commands keep list order), so the writes and reads of a combined group share round trips.
+   */
+  @Override
+  public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    List<byte[]> simple = Stores.oneSided(this, putKeys, putValues, getKeys);
+    if (simple != null) {
+      return simple;
+    }
+    checkOpen();
+    Stores.checkSameSize(putKeys, putValues);
+    int puts = putKeys.size();
+    List<byte[]> all = new ArrayList<>(puts + getKeys.size());
+    all.addAll(putKeys);
+    all.addAll(getKeys);
+    try {
+      List<Response<Object>> responses = pipelined(all,
+          (p, i) -> i < puts ? erase(p.set(all.get(i), putValues.get(i))) : erase(p.get(all.get(i))));
+      for (int i = 0; i < puts; i++) {
+        Response<Object> r = responses.get(i);
+        try {
+          if (r == null) {
+            cluster.set(all.get(i), putValues.get(i));
+          } else {
+            r.get();
+          }
+        } catch (JedisRedirectionException moved) {
+          cluster.set(all.get(i), putValues.get(i));
+        }
+      }
+      List<byte[]> out = new ArrayList<>(getKeys.size());
+      for (int i = puts; i < all.size(); i++) {
+        Response<Object> r = responses.get(i);
+        try {
+          out.add(r == null ? cluster.get(all.get(i)) : (byte[]) r.get());
+        } catch (JedisRedirectionException moved) {
+          out.add(cluster.get(all.get(i)));
+        }
+      }
+      return out;
+    } catch (JedisException e) {
+      throw RedisStore.failure("Redis Cluster multi-put-get failed", e);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Response<Object> erase(Response<?> r) {
+    return (Response<Object>) r;
+  }
+
   @Override
   public void multiDelete(List<byte[]> keys) {
     checkOpen();

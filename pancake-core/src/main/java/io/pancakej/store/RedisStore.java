@@ -114,12 +114,9 @@ public final class RedisStore implements KvStore {
   /** One round trip: {@code MSET} and {@code MGET} in one pipeline (never retried, since it writes). */
   @Override
   public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-    if (putKeys.isEmpty()) {
-      return multiGet(getKeys);
-    }
-    if (getKeys.isEmpty()) {
-      multiPut(putKeys, putValues);
-      return new ArrayList<>(0);
+    List<byte[]> simple = Stores.oneSided(this, putKeys, putValues, getKeys);
+    if (simple != null) {
+      return simple;
     }
     checkOpen();
     Stores.checkSameSize(putKeys, putValues);

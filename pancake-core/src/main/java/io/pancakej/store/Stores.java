@@ -1,6 +1,7 @@
 package io.pancakej.store;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
@@ -123,5 +124,21 @@ public final class Stores {
       throw new IllegalArgumentException(
           "multiPut needs as many values as keys: " + keys.size() + " keys, " + values.size() + " values");
     }
+  }
+
+  /**
+   * For {@link KvStore#multiPutGet} implementations: when one side is empty the call is a plain
+   * {@code multiGet} or {@code multiPut}, made here; returns its result, or null if both sides
+   * have keys and the caller must send both.
+   */
+  static List<byte[]> oneSided(KvStore store, List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    if (putKeys.isEmpty()) {
+      return store.multiGet(getKeys);
+    }
+    if (getKeys.isEmpty()) {
+      store.multiPut(putKeys, putValues);
+      return new ArrayList<>(0);
+    }
+    return null;
   }
 }

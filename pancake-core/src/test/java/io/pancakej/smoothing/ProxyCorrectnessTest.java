@@ -23,6 +23,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.pancakej.PancakeConfig;
 import io.pancakej.store.MemoryStore;
@@ -33,8 +35,13 @@ class ProxyCorrectnessTest {
   Path dir;
 
   private Proxy open(MemoryStore store, int capacity) {
+    return open(store, capacity, false);
+  }
+
+  /** {@code combine}: group store calls as on a network store (off by default on the memory store). */
+  private Proxy open(MemoryStore store, int capacity, boolean combine) {
     return Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("state")).capacity(capacity)
-        .valueSize(64).keySize(32).pacerRate(2000).seed(7).store(store).build());
+        .valueSize(64).keySize(32).pacerRate(2000).seed(7).combineStoreCalls(combine).store(store).build());
   }
 
   private static byte[] key(int i) {
@@ -84,13 +91,14 @@ class ProxyCorrectnessTest {
     }
   }
 
-  @Test
-  void concurrentIncrements_loseNoUpdate_andReplicasConverge() throws Exception {
+  @ParameterizedTest(name = "combined store calls: {0}")
+  @ValueSource(booleans = {false, true})
+  void concurrentIncrements_loseNoUpdate_andReplicasConverge(boolean combine) throws Exception {
     MemoryStore store = new MemoryStore();
     int threads = 8;
     int keys = 20;
     int perThread = 1500;
-    try (Proxy proxy = open(store, 64)) {
+    try (Proxy proxy = open(store, 64, combine)) {
       for (int k = 0; k < keys; k++) {
         proxy.put(key(k), ByteBuffer.allocate(8).putLong(0).array());
       }

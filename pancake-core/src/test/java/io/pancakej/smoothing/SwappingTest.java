@@ -34,6 +34,7 @@ import io.pancakej.PancakeConfig;
 import io.pancakej.distribution.DistributionFile;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.MemoryStore;
+import io.pancakej.testing.ForwardingStore;
 
 /** Replica swapping (paper section 5.1): correct, complete, and uniform while it runs. */
 class SwappingTest {
@@ -41,14 +42,13 @@ class SwappingTest {
   Path dir;
 
   /** Counts reads and writes per label while {@link #recording}. */
-  static final class Recorder implements KvStore {
-    final KvStore delegate;
+  static final class Recorder extends ForwardingStore {
     final Map<ByteBuffer, long[]> reads = new HashMap<>();
     final Map<ByteBuffer, long[]> writes = new HashMap<>();
     volatile boolean recording;
 
     Recorder(KvStore delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     private void count(Map<ByteBuffer, long[]> counts, List<byte[]> keys) {
@@ -64,28 +64,13 @@ class SwappingTest {
     @Override
     public List<byte[]> multiGet(List<byte[]> keys) {
       count(reads, keys);
-      return delegate.multiGet(keys);
+      return super.multiGet(keys);
     }
 
     @Override
     public void multiPut(List<byte[]> keys, List<byte[]> values) {
       count(writes, keys);
-      delegate.multiPut(keys, values);
-    }
-
-    @Override
-    public void multiDelete(List<byte[]> keys) {
-      delegate.multiDelete(keys);
-    }
-
-    @Override
-    public String describe() {
-      return delegate.describe();
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
+      super.multiPut(keys, values);
     }
 
     /** Chi-square p-value of recorded counts against uniform over {@code labels} labels. */

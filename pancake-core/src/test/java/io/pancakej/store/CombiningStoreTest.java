@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 import io.pancakej.StoreException;
+import io.pancakej.testing.ForwardingStore;
 import io.pancakej.testing.KvStoreContractTest;
 
 /** Combining keeps the store contract, groups concurrent gets and puts, and fails whole groups. */
@@ -35,9 +37,19 @@ class CombiningStoreTest extends KvStoreContractTest {
   @Test
   void concurrentReadModifyWrites_onDisjointKeys_loseNothing_andAreGrouped() throws Exception {
     CountingStore counting = new CountingStore(new MemoryStore());
+    AtomicInteger mixedGroups = new AtomicInteger();
+    KvStore recording = new ForwardingStore(counting) {
+      @Override
+      public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+        if (!putKeys.isEmpty() && !getKeys.isEmpty()) {
+          mixedGroups.incrementAndGet();
+        }
+        return super.multiPutGet(putKeys, putValues, getKeys);
+      }
+    };
     int threads = 8;
     int rounds = 2_000;
-    try (CombiningStore combining = new CombiningStore(counting)) {
+    try (CombiningStore combining = new CombiningStore(recording)) {
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       CountDownLatch start = new CountDownLatch(1);
       List<Future<?>> futures = new ArrayList<>();
@@ -75,39 +87,97 @@ class CombiningStoreTest extends KvStoreContractTest {
     long calls = 2L * threads * rounds;
     assertEquals(calls * 8 / 2 + 8L * 8, c.keysRead()); // the final check reads one key at a time
     assertTrue(c.roundTrips() < calls, "expected grouping: " + c.roundTrips() + " store calls for " + calls);
+    assertTrue(mixedGroups.get() > 0, "some group should have carried both writes and reads");
+  }
+
+  /**
+   * A group holding a write and a read whose combined call fails: the write fails with the
+   * store's error, the read is sent again alone and succeeds.
+   */
+  @Test
+  void whenAGroupsWritesFail_itsReadsAreRetriedAlone() throws Exception {
+    MemoryStore memory = new MemoryStore();
+    memory.put(new byte[] {2}, new byte[] {22});
+    CountDownLatch firstCallEntered = new CountDownLatch(1);
+    CountDownLatch releaseFirstCall = new CountDownLatch(1);
+    AtomicInteger gets = new AtomicInteger();
+    KvStore delegate = new ForwardingStore(memory) {
+      @Override
+      public List<byte[]> multiGet(List<byte[]> keys) {
+        if (gets.getAndIncrement() == 0) {
+          firstCallEntered.countDown();
+          await(releaseFirstCall);
+        }
+        return super.multiGet(keys);
+      }
+
+      @Override
+      public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+        throw new StoreException("injected write failure");
+      }
+    };
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try (CombiningStore combining = new CombiningStore(delegate)) {
+      Future<List<byte[]>> first = pool.submit(() -> combining.multiGet(List.of(new byte[] {2})));
+      assertTrue(firstCallEntered.await(10, TimeUnit.SECONDS));
+      Future<?> write = pool.submit(() -> {
+        combining.multiPut(List.of(new byte[] {1}), List.of(new byte[] {11}));
+        return null;
+      });
+      Future<List<byte[]>> read = pool.submit(() -> combining.multiGet(List.of(new byte[] {2})));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (combining.queuedCalls() < 2 && System.nanoTime() < deadline) {
+        Thread.sleep(1);
+      }
+      assertEquals(2, combining.queuedCalls(), "the write and the read wait for the busy leader");
+      releaseFirstCall.countDown();
+      assertArrayEquals(new byte[] {22}, first.get(10, TimeUnit.SECONDS).get(0));
+      ExecutionException e = assertThrows(ExecutionException.class, () -> write.get(10, TimeUnit.SECONDS));
+      assertTrue(e.getCause() instanceof StoreException && e.getCause().getMessage().contains("injected"),
+          String.valueOf(e.getCause()));
+      assertArrayEquals(new byte[] {22}, read.get(10, TimeUnit.SECONDS).get(0));
+      assertEquals(2, gets.get(), "the first read, then the failed group's read sent again on its own");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void anErrorInTheStore_failsTheGroupWithoutLeavingCallersParked() throws Exception {
+    KvStore delegate = new ForwardingStore(new MemoryStore()) {
+      @Override
+      public List<byte[]> multiGet(List<byte[]> keys) {
+        throw new AssertionError("injected error");
+      }
+    };
+    try (CombiningStore combining = new CombiningStore(delegate)) {
+      assertThrows(AssertionError.class, () -> combining.multiGet(List.of(new byte[] {1})));
+      // the leader role was handed back: a later call is served
+      combining.multiPut(List.of(new byte[] {1}), List.of(new byte[] {5}));
+    }
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("test latch timed out");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test
   void aFailingGroupCall_failsItsCallers_withAStoreException_andLaterCallsWork() {
     AtomicInteger failures = new AtomicInteger(1);
-    MemoryStore memory = new MemoryStore();
-    KvStore flaky = new KvStore() {
+    KvStore flaky = new ForwardingStore(new MemoryStore()) {
       @Override
       public List<byte[]> multiGet(List<byte[]> keys) {
         if (failures.getAndDecrement() > 0) {
           throw new IllegalStateException("injected");
         }
-        return memory.multiGet(keys);
-      }
-
-      @Override
-      public void multiPut(List<byte[]> keys, List<byte[]> values) {
-        memory.multiPut(keys, values);
-      }
-
-      @Override
-      public void multiDelete(List<byte[]> keys) {
-        memory.multiDelete(keys);
-      }
-
-      @Override
-      public String describe() {
-        return "flaky";
-      }
-
-      @Override
-      public void close() {
-        memory.close();
+        return super.multiGet(keys);
       }
     };
     try (CombiningStore combining = new CombiningStore(flaky)) {
