@@ -20,9 +20,9 @@ import io.pancakej.StoreException;
  * same group writes. Flat combining: a caller queues its call; whoever finds no leader becomes
  * the leader and executes queued calls in groups until its own is done, then hands over.
  * Followers park until their call completes. What the store sees per request is unchanged; only
- * arrival timing decides how calls are grouped. If a group's writes fail, its write calls fail
- * (writes are never retried) and its reads are sent again on their own; a read fails only if that
- * fails too.
+ * arrival timing decides how calls are grouped. A failed group call fails every call of the group
+ * with the store's error (nothing is retried here: against a hung server a retry would only double
+ * the time to fail; a store retries what it can, as {@link RedisStore} does for reads).
  */
 public final class CombiningStore implements KvStore {
   /** Most keys sent in one grouped call. */
@@ -178,14 +178,7 @@ public final class CombiningStore implements KvStore {
         delegate.multiPut(putKeys, putValues);
         read = List.of();
       } else {
-        try {
-          read = delegate.multiPutGet(putKeys, putValues, getKeys);
-        } catch (RuntimeException e) {
-          // the writes failed (and are not retried); the reads need not fail with them: every
-          // call of the group is still in flight, so reading after the failed writes is allowed
-          fail(group, false, e);
-          read = delegate.multiGet(getKeys);
-        }
+        read = delegate.multiPutGet(putKeys, putValues, getKeys);
       }
       int offset = 0;
       for (Call c : group) {
@@ -195,7 +188,7 @@ public final class CombiningStore implements KvStore {
         }
       }
     } catch (RuntimeException | Error e) {
-      fail(group, true, e);
+      fail(group, e);
       if (e instanceof Error) {
         throw (Error) e;
       }
@@ -206,12 +199,12 @@ public final class CombiningStore implements KvStore {
     }
   }
 
-  /** Records {@code e} as the failure of the group's puts (and of its gets if {@code reads}), and completes them. */
-  private static void fail(List<Call> group, boolean reads, Throwable e) {
+  /** Records {@code e} as the failure of every call of the group not completed yet, and completes them. */
+  private static void fail(List<Call> group, Throwable e) {
     StoreException failure = e instanceof StoreException ? (StoreException) e
         : new StoreException("store call failed: " + e, e);
     for (Call c : group) {
-      if (!c.done && (reads || !c.isRead())) {
+      if (!c.done) {
         c.failure = failure;
         complete(c);
       }
