@@ -23,7 +23,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * <p>Outages: a connection failure raises {@link StoreException} and drops every idle pooled
  * connection, so that once the server is back the same store object reconnects instead of
  * failing on stale sockets. A multi-get that fails on a connection is retried once on a fresh
- * connection (reads are side-effect free); writes and deletes are never retried, since a write
+ * connection (reads are side-effect free) unless it timed out (a hung server: retrying would double
+ * the time to fail); writes and deletes are never retried, since a write
  * whose reply was lost may have been applied and replaying it could undo a later write.
  */
 public final class RedisStore implements KvStore {
@@ -75,6 +76,10 @@ public final class RedisStore implements KvStore {
       return mget(args);
     } catch (JedisConnectionException e) {
       dropIdleConnections();
+      if (timedOut(e)) {
+        // a hung server: a second attempt would only double the time to fail
+        throw failure("Redis MGET failed on " + description, e);
+      }
       try {
         return mget(args); // once, on a fresh connection: the first may have been stale
       } catch (JedisException retry) {
@@ -84,6 +89,15 @@ public final class RedisStore implements KvStore {
     } catch (JedisException e) {
       throw failed("Redis MGET failed on " + description, e);
     }
+  }
+
+  private static boolean timedOut(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.SocketTimeoutException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private List<byte[]> mget(byte[][] keys) {
