@@ -171,13 +171,8 @@ public final class CombiningStore implements KvStore {
       }
     }
     try {
-      List<byte[]> read;
-      if (putKeys.isEmpty()) {
-        read = delegate.multiGet(getKeys);
-      } else if (getKeys.isEmpty()) {
-        delegate.multiPut(putKeys, putValues);
-        read = List.of();
-      } else {
+      List<byte[]> read = Stores.oneSided(delegate, putKeys, putValues, getKeys);
+      if (read == null) {
         read = delegate.multiPutGet(putKeys, putValues, getKeys);
       }
       int offset = 0;

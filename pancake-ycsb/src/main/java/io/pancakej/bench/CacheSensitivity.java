@@ -158,7 +158,8 @@ final class CacheSensitivity {
     }
   }
 
-  private static int search(double[] cdf, double u) {
+  /** The first index whose cumulative weight reaches {@code u}: a draw from the distribution. */
+  static int search(double[] cdf, double u) {
     int lo = 0;
     int hi = cdf.length - 1;
     while (lo < hi) {

@@ -30,18 +30,7 @@ class AuditStatsTest {
   }
 
   private static int zipf(SplittableRandom rnd, double[] cdf) {
-    double u = rnd.nextDouble();
-    int lo = 0;
-    int hi = cdf.length - 1;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (cdf[mid] < u) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    return CacheSensitivity.search(cdf, rnd.nextDouble());
   }
 
   private static double[] zipfCdf(int n) {
