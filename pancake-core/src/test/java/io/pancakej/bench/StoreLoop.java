@@ -11,7 +11,9 @@ import io.pancakej.store.Stores;
 /**
  * Raw store latency under concurrency, for profiling:
  * {@code java -cp <test classpath> io.pancakej.bench.StoreLoop <threads> <ops> <batch> [name=value...]}
- * (store properties as for {@link Stores#open}).
+ * (store properties as for {@link Stores#open}); {@code -Dkeys=N} sets the key space (default 20 000).
+ * Each pair is what one PANCAKE request costs the store: a multi-get and a multi-put of
+ * {@code batch} 1.2 KB values on uniformly random keys, with no proxy work at all.
  */
 public final class StoreLoop {
   private StoreLoop() {}
@@ -38,7 +40,7 @@ public final class StoreLoop {
               List<byte[]> keys = new ArrayList<>();
               List<byte[]> values = new ArrayList<>();
               for (int b = 0; b < batch; b++) {
-                keys.add(Long.toString(rnd.nextInt(20000)).getBytes());
+                keys.add(Long.toString(rnd.nextInt(Integer.getInteger("keys", 20000))).getBytes());
                 values.add(value);
               }
               store.multiGet(keys);

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 
@@ -88,6 +89,61 @@ class CombiningStoreTest extends KvStoreContractTest {
     assertEquals(calls * 8 / 2 + 8L * 8, c.keysRead()); // the final check reads one key at a time
     assertTrue(c.roundTrips() < calls, "expected grouping: " + c.roundTrips() + " store calls for " + calls);
     assertTrue(mixedGroups.get() > 0, "some group should have carried both writes and reads");
+  }
+
+  /**
+   * With a store slower than the followers' yield phase, followers park; every one must be woken
+   * (by its group's completion or by a leader handing over), or this test hangs until the timeout.
+   */
+  @Test
+  void followersOfSlowGroups_park_andAreAllWoken() throws Exception {
+    KvStore slow = new ForwardingStore(new MemoryStore()) {
+      @Override
+      public List<byte[]> multiGet(List<byte[]> keys) {
+        pause();
+        return super.multiGet(keys);
+      }
+
+      @Override
+      public void multiPut(List<byte[]> keys, List<byte[]> values) {
+        pause();
+        super.multiPut(keys, values);
+      }
+
+      @Override
+      public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+        pause();
+        return super.multiPutGet(putKeys, putValues, getKeys);
+      }
+
+      private void pause() {
+        LockSupport.parkNanos(3 * CombiningStore.SPIN_NANOS);
+      }
+    };
+    int threads = 6;
+    int rounds = 60;
+    try (CombiningStore combining = new CombiningStore(slow)) {
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        byte[] key = {(byte) t};
+        futures.add(pool.submit(() -> {
+          for (int r = 0; r < rounds; r++) {
+            byte[] v = combining.multiGet(List.of(key)).get(0);
+            combining.multiPut(List.of(key), List.of(new byte[] {(byte) (v == null ? 1 : v[0] + 1)}));
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : futures) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+      pool.shutdown();
+      for (int t = 0; t < threads; t++) {
+        assertEquals(rounds, combining.get(new byte[] {(byte) t})[0]);
+      }
+      assertTrue(combining.parks() > 0, "followers should have parked behind slow groups");
+    }
   }
 
   /**
