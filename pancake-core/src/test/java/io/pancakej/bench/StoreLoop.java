@@ -4,47 +4,75 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
 
 /**
- * Raw store latency under concurrency, for profiling:
- * {@code java -cp <test classpath> io.pancakej.bench.StoreLoop <threads> <ops> <batch> [name=value...]}
- * (store properties as for {@link Stores#open}); {@code -Dkeys=N} sets the key space (default 20 000).
- * Each pair is what one PANCAKE request costs the store: a multi-get and a multi-put of
- * {@code batch} 1.2 KB values on uniformly random keys, with no proxy work at all.
+ * What the store alone allows: the request rate a store sustains for one access pattern, with no
+ * proxy, crypto or YCSB work at all (so an upper bound for any scheme with that pattern).
+ *
+ * <pre>
+ * java -cp &lt;test classpath&gt; io.pancakej.bench.StoreLoop &lt;threads&gt; &lt;requests&gt; &lt;batch&gt; &lt;keys&gt; [name=value...]
+ * </pre>
+ *
+ * One request is a multi-get of {@code batch} uniformly random keys out of {@code keys} and, if
+ * {@code batch > 0}, a multi-put of 1.2 KB values to the same keys: {@code batch = 3} is what a
+ * PANCAKE request costs the store (B = 3 reads and write-backs). {@code batch = 0} is one get and
+ * no write, what an insecure read costs. All keys are loaded first. Store properties as for
+ * {@link Stores#open}. Prints one line per round (the first round warms up).
  */
 public final class StoreLoop {
+  private static final int VALUE_BYTES = 1228;
+
   private StoreLoop() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length < 4) {
+      System.err.println("usage: StoreLoop <threads> <requests> <batch> <keys> [name=value...]");
+      System.exit(2);
+    }
     int threads = Integer.parseInt(args[0]);
-    int ops = Integer.parseInt(args[1]);
+    int requests = Integer.parseInt(args[1]);
     int batch = Integer.parseInt(args[2]);
+    int keyCount = Integer.parseInt(args[3]);
     Properties p = new Properties();
-    for (int i = 3; i < args.length; i++) {
+    for (int i = 4; i < args.length; i++) {
       String[] kv = args[i].split("=", 2);
       p.setProperty(kv[0], kv[1]);
     }
+    byte[] value = new byte[VALUE_BYTES];
     try (KvStore store = Stores.open(p)) {
-      byte[] value = new byte[1228];
-      for (int round = 0; round < 2; round++) {
+      for (int from = 0; from < keyCount; from += 1000) {
+        List<byte[]> keys = new ArrayList<>();
+        List<byte[]> values = new ArrayList<>();
+        for (int k = from; k < Math.min(keyCount, from + 1000); k++) {
+          keys.add(key(k));
+          values.add(value);
+        }
+        store.multiPut(keys, values);
+      }
+      String pattern = batch == 0 ? "1 get" : batch + " gets + " + batch + " puts";
+      for (int round = 0; round < 3; round++) {
+        AtomicLong done = new AtomicLong();
         long start = System.nanoTime();
         List<Thread> ts = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-          int seed = t;
+          SplittableRandom rnd = new SplittableRandom(round * 1000L + t);
           Thread th = new Thread(() -> {
-            SplittableRandom rnd = new SplittableRandom(seed);
-            for (int i = 0; i < ops / threads; i++) {
+            for (int i = 0; i < requests / threads; i++) {
               List<byte[]> keys = new ArrayList<>();
               List<byte[]> values = new ArrayList<>();
-              for (int b = 0; b < batch; b++) {
-                keys.add(Long.toString(rnd.nextInt(Integer.getInteger("keys", 20000))).getBytes());
+              for (int b = 0; b < Math.max(1, batch); b++) {
+                keys.add(key(rnd.nextInt(keyCount)));
                 values.add(value);
               }
               store.multiGet(keys);
-              store.multiPut(keys, values);
+              if (batch > 0) {
+                store.multiPut(keys, values);
+              }
+              done.incrementAndGet();
             }
           });
           th.start();
@@ -54,9 +82,13 @@ public final class StoreLoop {
           th.join();
         }
         double s = (System.nanoTime() - start) / 1e9;
-        System.out.printf("round %d: %d x (multiGet+multiPut of %d) on %d threads: %.0f pairs/s, %.1f us each%n",
-            round, ops, batch, threads, ops / s, s * 1e6 * threads / ops);
+        System.out.printf("%s round %d: %s per request, %d keys, %d threads: %.0f requests/s%n",
+            store.describe(), round, pattern, keyCount, threads, done.get() / s);
       }
     }
+  }
+
+  private static byte[] key(int k) {
+    return ("key" + k).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   }
 }
