@@ -110,6 +110,8 @@ public final class Proxy implements AutoCloseable {
   private final WriteAheadLog wal;
   private final Thread checkpointer;
   private volatile long lastCheckpointNanos = System.nanoTime();
+  /** The phase the state file holds (set by every checkpoint, and by a reopen that found it current). */
+  private Phase checkpointedPhase;
   /** Checkpoint when the log grows past this, or after this long with anything logged. */
   private static final long CHECKPOINT_BYTES = 64L << 20;
   private static final long CHECKPOINT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
@@ -313,8 +315,14 @@ public final class Proxy implements AutoCloseable {
         r.nextSequence, eager);
     proxy.cache.restore(r.pending, phase.target, proxy.versions.incrementAndGet());
     proxy.checkCanary();
-    // make what the log replayed part of a checkpoint, and start a fresh log
-    proxy.checkpoint();
+    proxy.checkpointedPhase = phase;
+    if (!r.logWasEmpty) {
+      // make what the log replayed part of a checkpoint, and start a fresh log. With every log
+      // file empty the saved state is current, and those files plus the fresh one this proxy
+      // writes still replay on top of it (no torn tail can be left behind in an older file):
+      // re-sealing a state of several MB would only delay the first request.
+      proxy.checkpoint();
+    }
     if (config.distributionFile() != null) {
       // an explicit distribution file wins over the saved estimate: swap towards it
       proxy.warmStartFrom(config);
@@ -328,6 +336,7 @@ public final class Proxy implements AutoCloseable {
     int[] freeOrder;
     List<ProxyState.PendingEntry> pending;
     long nextSequence;
+    boolean logWasEmpty;
   }
 
   private static Recovered recover(StateDirectory dir, MasterKey key, ProxyState s) {
@@ -336,6 +345,7 @@ public final class Proxy implements AutoCloseable {
     for (ProxyState.PendingEntry e : s.pending()) {
       pending.put(e.keySlot(), e);
     }
+    boolean logWasEmpty = WriteAheadLog.isEmpty(dir.path(), s.walSequence());
     long last = WriteAheadLog.replay(dir.path(), new Aead(key.derive("pancake-j wal v1")), s.walSequence(), rec -> {
       ByteBuffer b = rec.payload();
       int slot = b.getInt();
@@ -382,6 +392,11 @@ public final class Proxy implements AutoCloseable {
     r.freeOrder = free.stream().mapToInt(Integer::intValue).toArray();
     r.pending = new ArrayList<>(pending.values());
     r.nextSequence = Math.max(last, s.walSequence()) + 1;
+    r.logWasEmpty = logWasEmpty;
+    if (logWasEmpty) {
+      // nothing to keep: without this every read-only session would leave one empty file behind
+      WriteAheadLog.deleteBefore(dir.path(), r.nextSequence);
+    }
     return r;
   }
 
@@ -492,6 +507,27 @@ public final class Proxy implements AutoCloseable {
     stateDir.save(snap.withWalSequence(seq), masterKey);
     WriteAheadLog.deleteBefore(stateDir.path(), seq);
     lastCheckpointNanos = System.nanoTime();
+    checkpointedPhase = phase;
+  }
+
+  /**
+   * Checkpoints at close unless the saved state is still current: the log is on and empty (no
+   * write, bind or free since the last checkpoint) and the phase is the steady one that checkpoint
+   * saved (a transition's swap progress is always saved). What it leaves unsaved is bookkeeping a
+   * reopen redoes: which replicas already hold an UpdateCache value (they are written again).
+   * Sealing a state of several MB would otherwise make closing a read-only session take a sizeable
+   * part of a second.
+   */
+  private void checkpointUnlessCurrent() {
+    long stamp = phaseLock.writeLock();
+    try {
+      if (wal.sync() == WriteAheadLog.Sync.OFF || wal.size() > 0 || phase != checkpointedPhase
+          || !(phase instanceof Phase.Steady)) {
+        checkpointLocked();
+      }
+    } finally {
+      phaseLock.unlockWrite(stamp);
+    }
   }
 
   /** Persists the proxy state now (also done at close and periodically). */
@@ -537,7 +573,7 @@ public final class Proxy implements AutoCloseable {
         r.done.completeExceptionally(new PancakeException("the PANCAKE client was closed before this request was served"));
       }
       java.util.concurrent.locks.LockSupport.unpark(checkpointer);
-      checkpoint();
+      checkpointUnlessCurrent();
     } catch (PancakeException e) {
       failure = e;
     } finally {

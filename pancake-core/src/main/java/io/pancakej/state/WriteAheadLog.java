@@ -256,6 +256,21 @@ public final class WriteAheadLog implements AutoCloseable {
     return last;
   }
 
+  /** True if every log file numbered {@code fromSeq} or later is empty (or there is none). */
+  public static boolean isEmpty(Path dir, long fromSeq) {
+    for (long s : sequences(dir)) {
+      Path file = dir.resolve(PREFIX + s);
+      try {
+        if (s >= fromSeq && Files.size(file) > 0) {
+          return false;
+        }
+      } catch (IOException e) {
+        throw new StateException("cannot read write-ahead log " + file, e);
+      }
+    }
+    return true;
+  }
+
   private static byte[] associatedData(long seq) {
     return ("pancake-j wal " + seq).getBytes(StandardCharsets.US_ASCII);
   }
