@@ -1,13 +1,11 @@
 package io.pancakej.smoothing;
 
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
-import java.util.stream.IntStream;
 
 import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
 
@@ -73,11 +71,36 @@ final class Estimator implements AutoCloseable {
   /** A new estimate is in force: compare later windows against it. */
   synchronized void reset(double[] estimate) {
     reference = estimate.clone();
-    order = IntStream.range(0, keySlots).boxed()
-        .sorted(Comparator.comparingDouble((Integer k) -> -estimate[k]).thenComparingInt(k -> k))
-        .mapToInt(Integer::intValue).toArray();
+    order = byDescendingWeight(estimate);
     sinceChange = 0;
     sinceTest = 0;
+  }
+
+  /**
+   * Key slots by descending weight, ties by slot. Primitive sorts only: this runs when a proxy
+   * opens, before anything is compiled, where sorting 10^5 boxed slots with comparator lambdas
+   * took ~140 ms.
+   */
+  static int[] byDescendingWeight(double[] weight) {
+    double[] distinct = weight.clone();
+    Arrays.sort(distinct);
+    int m = 0;
+    for (double w : distinct) {
+      if (m == 0 || Double.compare(distinct[m - 1], w) != 0) {
+        distinct[m++] = w;
+      }
+    }
+    long[] keyed = new long[weight.length];
+    for (int k = 0; k < weight.length; k++) {
+      long rank = Arrays.binarySearch(distinct, 0, m, weight[k]); // among distinct weights, ascending
+      keyed[k] = ((m - 1 - rank) << 32) | k;
+    }
+    Arrays.sort(keyed);
+    int[] order = new int[weight.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = (int) keyed[i];
+    }
+    return order;
   }
 
   /** While paused (a swap in progress), accesses are counted but no change is declared. */
