@@ -503,6 +503,7 @@ public final class Proxy implements AutoCloseable {
    */
   private void checkpointLocked() {
     ProxyState snap = snapshotLocked();
+    checkpointedPhase = null; // until the save succeeds: a failed checkpoint is retried at close
     long seq = wal.rotate();
     stateDir.save(snap.withWalSequence(seq), masterKey);
     WriteAheadLog.deleteBefore(stateDir.path(), seq);

@@ -77,12 +77,22 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   private FileChannel openFile(long s) {
+    FileChannel ch;
     try {
-      return FileChannel.open(dir.resolve(PREFIX + s), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+      ch = FileChannel.open(dir.resolve(PREFIX + s), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
           StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new StateException("cannot open write-ahead log in " + dir + ": " + e.getMessage(), e);
     }
+    if (sync == Sync.FSYNC) {
+      // fsync'ed records are only durable if the file's directory entry is
+      try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+        d.force(true);
+      } catch (IOException ignored) {
+        // some file systems cannot fsync a directory
+      }
+    }
+    return ch;
   }
 
   public Sync sync() {
@@ -158,14 +168,15 @@ public final class WriteAheadLog implements AutoCloseable {
   public synchronized long rotate() {
     long next = seq + 1;
     if (sync != Sync.OFF) {
-      FileChannel old = channel;
-      channel = openFile(next);
+      // the old file is closed first: should that fail, this log keeps writing to it under its own
+      // sequence number (records sealed for seq must never land in another file)
       try {
-        old.force(false);
-        old.close();
+        channel.force(false);
+        channel.close();
       } catch (IOException e) {
         throw new StateException("cannot close the write-ahead log in " + dir + ": " + e.getMessage(), e);
       }
+      channel = openFile(next);
     }
     seq = next;
     written = 0;
@@ -214,13 +225,21 @@ public final class WriteAheadLog implements AutoCloseable {
   public static long replay(Path dir, Aead aead, long fromSeq, Consumer<Record> consumer) {
     List<Long> seqs = sequences(dir);
     long last = fromSeq - 1;
+    // the newest file with content: only its tail can be torn (empty files after it were created
+    // by an open that failed before its checkpoint)
+    long newestWithContent = -1;
+    for (long s : seqs) {
+      if (s >= fromSeq && fileSize(dir.resolve(PREFIX + s)) > 0) {
+        newestWithContent = s;
+      }
+    }
     for (int i = 0; i < seqs.size(); i++) {
       long s = seqs.get(i);
       if (s < fromSeq) {
         continue;
       }
       last = s;
-      boolean newest = i == seqs.size() - 1;
+      boolean newest = s == newestWithContent;
       byte[] data;
       try {
         data = Files.readAllBytes(dir.resolve(PREFIX + s));
@@ -259,16 +278,19 @@ public final class WriteAheadLog implements AutoCloseable {
   /** True if every log file numbered {@code fromSeq} or later is empty (or there is none). */
   public static boolean isEmpty(Path dir, long fromSeq) {
     for (long s : sequences(dir)) {
-      Path file = dir.resolve(PREFIX + s);
-      try {
-        if (s >= fromSeq && Files.size(file) > 0) {
-          return false;
-        }
-      } catch (IOException e) {
-        throw new StateException("cannot read write-ahead log " + file, e);
+      if (s >= fromSeq && fileSize(dir.resolve(PREFIX + s)) > 0) {
+        return false;
       }
     }
     return true;
+  }
+
+  private static long fileSize(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      throw new StateException("cannot read write-ahead log " + file, e);
+    }
   }
 
   private static byte[] associatedData(long seq) {
