@@ -71,6 +71,11 @@ public final class Bench implements Callable<Integer> {
   Map<String, String> extra = new LinkedHashMap<>();
   @Option(names = "--trace", description = "record each run phase's transcript and audit it (slows the runs)")
   boolean trace;
+  @Option(names = "--repeat", defaultValue = "1",
+      description = "run the main comparison N times (default ${DEFAULT-VALUE}); with N > 1 each run's table goes to "
+          + "<out>/repeat-<i>/, repeats.md lists every run's ratio to insecure and their median, and results.md "
+          + "holds, per scheme and workload, the run with the median throughput")
+  int repeat;
   @Option(names = "--no-main", description = "skip the main comparison (only --sensitivity)")
   boolean noMain;
   @Option(names = "--sensitivity", split = ",",
@@ -104,6 +109,9 @@ public final class Bench implements Callable<Integer> {
         throw new CommandLine.ParameterException(new CommandLine(this), "unknown scheme " + s);
       }
     }
+    if (repeat < 1) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--repeat must be at least 1, got " + repeat);
+    }
     out = root.resolve(out);
     work = root.resolve(work);
     if (replot) {
@@ -127,8 +135,24 @@ public final class Bench implements Callable<Integer> {
       }
       List<Row> rows = new ArrayList<>();
       if (!noMain) {
-        rows = mainComparison();
-        Report.write(out, rows, describeSetup());
+        List<List<Row>> runs = new ArrayList<>();
+        for (int i = 1; i <= repeat; i++) {
+          if (repeat > 1) {
+            log.printf(Locale.ROOT, "bench: repetition %d of %d%n", i, repeat);
+          }
+          runs.add(mainComparison());
+          if (repeat > 1) {
+            Path dir = out.resolve("repeat-" + i);
+            Files.createDirectories(dir);
+            Report.write(dir, runs.get(i - 1), describeSetup());
+          }
+        }
+        rows = repeat > 1 ? Report.medianRuns(runs) : runs.get(0);
+        Report.write(out, rows, describeSetup() + (repeat > 1 ? " (median run of " + repeat + ")" : ""));
+        if (repeat > 1) {
+          Report.writeRepeats(out, runs, describeSetup());
+          log.println("bench: wrote " + out.resolve("repeats.md"));
+        }
         log.println("bench: wrote " + out.resolve("results.md") + ", results.csv and charts");
       }
       if (sensitivity.contains("batch")) {
@@ -211,6 +235,7 @@ public final class Bench implements Callable<Integer> {
   private Row loadAndRun(String tag, String scheme, String w, String variant, Map<String, String> extraProps,
       Path dist) throws IOException, InterruptedException {
     Path dir = work.resolve(scheme + "-" + w + (variant.isEmpty() ? "" : "-" + variant.replace("=", "")));
+    deleteTree(dir); // a fresh store and state for every load, also when --repeat runs it again
     Files.createDirectories(dir);
     if (store.equals("redis")) {
       try (Jedis j = new Jedis(redisHost, redisPort)) {

@@ -55,6 +55,76 @@ final class Report {
     latencyChart(out.resolve("latency-p99.png"), rows, setup, true);
   }
 
+  /** Per scheme and workload, the run with the median throughput (the lower middle one for an even count). */
+  static List<Bench.Row> medianRuns(List<List<Bench.Row>> runs) {
+    List<Bench.Row> out = new ArrayList<>();
+    for (Bench.Row first : runs.get(0)) {
+      List<Bench.Row> same = new ArrayList<>();
+      for (List<Bench.Row> run : runs) {
+        for (Bench.Row r : run) {
+          if (r.scheme().equals(first.scheme()) && r.workload().equals(first.workload())) {
+            same.add(r);
+          }
+        }
+      }
+      same.sort(java.util.Comparator.comparingDouble(Bench.Row::throughput));
+      out.add(same.get((same.size() - 1) / 2));
+    }
+    return out;
+  }
+
+  /** Every run's ratio to insecure (same run, same workload) per scheme and workload; NaN without insecure. */
+  static Map<String, List<Double>> ratiosByRun(List<List<Bench.Row>> runs) {
+    Map<String, List<Double>> ratios = new LinkedHashMap<>();
+    for (List<Bench.Row> run : runs) {
+      Map<String, Double> base = new LinkedHashMap<>();
+      for (Bench.Row r : run) {
+        if (r.scheme().equals("insecure")) {
+          base.put(r.workload(), r.throughput());
+        }
+      }
+      for (Bench.Row r : run) {
+        Double b = base.get(r.workload());
+        ratios.computeIfAbsent(r.scheme() + " " + r.workload(), k -> new ArrayList<>())
+            .add(b == null ? Double.NaN : r.throughput() / b);
+      }
+    }
+    return ratios;
+  }
+
+  static double median(List<Double> values) {
+    List<Double> v = new ArrayList<>(values);
+    v.sort(null);
+    int n = v.size();
+    return n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
+  }
+
+  /** repeats.md: each run's throughput and ratio to insecure, and the median ratio. */
+  static void writeRepeats(Path out, List<List<Bench.Row>> runs, String setup) throws IOException {
+    Map<String, List<Double>> ratios = ratiosByRun(runs);
+    StringBuilder md = new StringBuilder("<!-- written by bin/bench --repeat -->\n`" + setup + "`, " + runs.size()
+        + " runs; each ratio is to insecure's throughput in the same run\n\n"
+        + "| scheme | workload | ops/s per run | x insecure per run | median x insecure |\n|---|---|--:|--:|--:|\n");
+    for (Map.Entry<String, List<Double>> e : ratios.entrySet()) {
+      String[] key = e.getKey().split(" ");
+      List<String> ops = new ArrayList<>();
+      for (List<Bench.Row> run : runs) {
+        for (Bench.Row r : run) {
+          if (r.scheme().equals(key[0]) && r.workload().equals(key[1])) {
+            ops.add(f(r.throughput(), 0));
+          }
+        }
+      }
+      List<String> rs = new ArrayList<>();
+      for (double r : e.getValue()) {
+        rs.add(f(r, 3));
+      }
+      md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", key[0], key[1].toUpperCase(Locale.ROOT),
+          String.join(", ", ops), String.join(", ", rs), f(median(e.getValue()), 3)));
+    }
+    Files.writeString(out.resolve("repeats.md"), md);
+  }
+
   static String f(double v, int digits) {
     if (Double.isNaN(v)) {
       return "-";
