@@ -302,7 +302,9 @@ public final class Proxy implements AutoCloseable {
       if (s.transition() != null) {
         ProxyState.TransitionState t = s.transition();
         ReplicaPlan from = ReplicaPlan.restore(t.fromEstimate(), t.fromOwnerOf(), t.fromIndexOf());
-        phase = new Transition(from, plan, t.pendingSwaps());
+        Transition saved = new Transition(from, plan, t.pendingSwaps());
+        saved.markDurable(); // it comes from the state file
+        phase = saved;
       } else {
         phase = new Phase.Steady(plan);
       }
@@ -509,6 +511,9 @@ public final class Proxy implements AutoCloseable {
     WriteAheadLog.deleteBefore(stateDir.path(), seq);
     lastCheckpointNanos = System.nanoTime();
     checkpointedPhase = phase;
+    if (phase instanceof Transition) {
+      ((Transition) phase).markDurable();
+    }
   }
 
   /**
@@ -548,7 +553,10 @@ public final class Proxy implements AutoCloseable {
         break;
       }
       long size = wal.size();
-      if (size >= CHECKPOINT_BYTES || (size > 0 && System.nanoTime() - lastCheckpointNanos >= CHECKPOINT_NANOS)) {
+      Phase p = phase;
+      boolean unsavedPlan = p instanceof Transition && !((Transition) p).isDurable();
+      if (unsavedPlan || size >= CHECKPOINT_BYTES
+          || (size > 0 && System.nanoTime() - lastCheckpointNanos >= CHECKPOINT_NANOS)) {
         try {
           checkpoint();
         } catch (RuntimeException e) {
@@ -907,7 +915,12 @@ public final class Proxy implements AutoCloseable {
 
   private WriteBack writeBack(Phase p, Transition transition, int r, ReplicaCodec.View view) {
     int owner = p.target.ownerOf[r];
-    boolean swapDue = transition != null && transition.isPending(r);
+    boolean pendingSlot = transition != null && transition.isPending(r);
+    if (pendingSlot && !transition.isDurable()) {
+      // the new plan is not saved yet: a crash would reopen the old one, so the slot keeps its old data
+      return new WriteBack(view.plaintext, -1, false);
+    }
+    boolean swapDue = pendingSlot;
     if (owner == ReplicaPlan.DUMMY) {
       return swapDue
           ? new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, true)
@@ -1048,6 +1061,7 @@ public final class Proxy implements AutoCloseable {
     long stamp = phaseLock.writeLock();
     List<Integer> deleted;
     Transition t;
+    RuntimeException unsaved = null;
     try {
       if (phase instanceof Transition) {
         return false;
@@ -1066,10 +1080,15 @@ public final class Proxy implements AutoCloseable {
       deleted = cache.retarget(t);
       phase = t;
       transitions.incrementAndGet();
-      // the new plan must be durable before any swap reaches the store
-      checkpointLocked();
       if (estimator != null) {
         estimator.pause(true);
+      }
+      try {
+        // the new plan must be durable before any swap reaches the store: until a checkpoint
+        // holding it is saved none does (writeBack), and the checkpoint thread retries
+        checkpointLocked();
+      } catch (RuntimeException e) {
+        unsaved = e;
       }
     } finally {
       phaseLock.unlockWrite(stamp);
@@ -1077,6 +1096,9 @@ public final class Proxy implements AutoCloseable {
     for (int slot : deleted) {
       deletedSlots.add(slot);
       freeIfUnused(slot);
+    }
+    if (unsaved != null) {
+      throw unsaved;
     }
     if (eagerSwapsForTests) {
       swapEagerly(t);

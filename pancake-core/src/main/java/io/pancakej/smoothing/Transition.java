@@ -35,6 +35,8 @@ final class Transition extends Phase {
   private final int total;
   private final ConcurrentHashMap<Integer, byte[]> swapValues = new ConcurrentHashMap<>();
   final long startedNanos = System.nanoTime();
+  /** Set once a checkpoint holding this transition is saved: no swap reaches the store before. */
+  private volatile boolean durable;
 
   Transition(ReplicaPlan from, ReplicaPlan to, int[] swaps) {
     super(to);
@@ -178,5 +180,14 @@ final class Transition extends Phase {
       }
     }
     return i == out.length ? out : java.util.Arrays.copyOf(out, i);
+  }
+
+  /** True once the state file holds this transition's plan (swaps may reach the store). */
+  boolean isDurable() {
+    return durable;
+  }
+
+  void markDurable() {
+    durable = true;
   }
 }

@@ -329,6 +329,45 @@ class SwappingTest {
     }
   }
 
+  /**
+   * A swap must not reach the store before the plan it belongs to is saved: a crash would reopen
+   * the old plan over replicas holding new owners. With the state file's save failing (a directory
+   * where its temporary file goes), the transition starts in memory but swaps nothing; once a
+   * checkpoint succeeds, swapping runs to the end and every key reads its value.
+   */
+  @Test
+  void swapsWaitUntilTheNewPlanIsSaved() throws Exception {
+    int n = 300;
+    MemoryStore store = new MemoryStore();
+    Map<Integer, byte[]> model = new HashMap<>();
+    try (Proxy proxy = Proxy.open(config("g", n, store).build())) {
+      for (int i = 0; i < n; i++) {
+        proxy.put(key(i), counter(i, 3));
+        model.put(i, counter(i, 3));
+      }
+      Path blocker = dir.resolve("g").resolve("state.bin.tmp");
+      java.nio.file.Files.createDirectories(blocker);
+      assertThrows(io.pancakej.StateException.class,
+          () -> proxy.startTransition(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0))));
+      assertTrue(proxy.phase() instanceof Transition);
+      int pending = proxy.stats().pendingSwaps();
+      assertTrue(pending > 0);
+      long batches = proxy.stats().batches();
+      for (int i = 0; i < 300; i++) {
+        proxy.get(key(i % n));
+      }
+      assertTrue(proxy.stats().batches() - batches >= 300, "batches ran meanwhile");
+      assertEquals(pending, proxy.stats().pendingSwaps(), "a swap reached the store before its plan was saved");
+
+      java.nio.file.Files.delete(blocker);
+      proxy.checkpoint();
+      runUntilSteady(proxy, workload(ReplicaPlanTest.zipf(n, 1.0, 0), 4), 2_000_000);
+      for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), proxy.get(key(e.getKey())).orElseThrow());
+      }
+    }
+  }
+
   @Test
   void distributionFileGivenOnReopen_winsOverTheSavedEstimate() throws Exception {
     int n = 200;
