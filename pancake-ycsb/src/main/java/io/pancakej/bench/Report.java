@@ -59,18 +59,24 @@ final class Report {
   static List<Bench.Row> medianRuns(List<List<Bench.Row>> runs) {
     List<Bench.Row> out = new ArrayList<>();
     for (Bench.Row first : runs.get(0)) {
-      List<Bench.Row> same = new ArrayList<>();
-      for (List<Bench.Row> run : runs) {
-        for (Bench.Row r : run) {
-          if (r.scheme().equals(first.scheme()) && r.workload().equals(first.workload())) {
-            same.add(r);
-          }
-        }
-      }
+      List<Bench.Row> same = rowsOf(runs, first.scheme(), first.workload());
       same.sort(java.util.Comparator.comparingDouble(Bench.Row::throughput));
       out.add(same.get((same.size() - 1) / 2));
     }
     return out;
+  }
+
+  /** One scheme and workload's row of every run, in run order. */
+  private static List<Bench.Row> rowsOf(List<List<Bench.Row>> runs, String scheme, String workload) {
+    List<Bench.Row> rows = new ArrayList<>();
+    for (List<Bench.Row> run : runs) {
+      for (Bench.Row r : run) {
+        if (r.scheme().equals(scheme) && r.workload().equals(workload)) {
+          rows.add(r);
+        }
+      }
+    }
+    return rows;
   }
 
   /** Every run's ratio to insecure (same run, same workload) per scheme and workload; NaN without insecure. */
@@ -108,12 +114,8 @@ final class Report {
     for (Map.Entry<String, List<Double>> e : ratios.entrySet()) {
       String[] key = e.getKey().split(" ");
       List<String> ops = new ArrayList<>();
-      for (List<Bench.Row> run : runs) {
-        for (Bench.Row r : run) {
-          if (r.scheme().equals(key[0]) && r.workload().equals(key[1])) {
-            ops.add(f(r.throughput(), 0));
-          }
-        }
+      for (Bench.Row r : rowsOf(runs, key[0], key[1])) {
+        ops.add(f(r.throughput(), 0));
       }
       List<String> rs = new ArrayList<>();
       for (double r : e.getValue()) {
