@@ -64,7 +64,11 @@ public final class Stores {
     switch (name) {
       case "rocksdb":
         return RocksDbStore.open(Path.of(props.getProperty(ROCKSDB_DIR_PROPERTY, DEFAULT_ROCKSDB_DIR).trim()),
-            intProperty(props, RocksDbStore.CACHE_MB_PROPERTY, RocksDbStore.DEFAULT_CACHE_MB));
+            new RocksDbStore.Tuning(
+                intProperty(props, RocksDbStore.CACHE_MB_PROPERTY, RocksDbStore.DEFAULT_CACHE_MB),
+                intProperty(props, RocksDbStore.MEMTABLE_MB_PROPERTY, RocksDbStore.DEFAULT_MEMTABLE_MB),
+                booleanProperty(props, RocksDbStore.IN_PLACE_PROPERTY, true),
+                intProperty(props, RocksDbStore.FLUSH_AFTER_MB_PROPERTY, RocksDbStore.DEFAULT_FLUSH_AFTER_MB)));
       case "redis":
         return RedisStore.open(props);
       case "redis-cluster":
