@@ -48,7 +48,7 @@ public final class RocksDbStore implements KvStore {
   public static final String IN_PLACE_PROPERTY = "rocksdb.inplace.updates";
   /** MiB written after which the memtable is flushed, which bounds the RocksDB WAL. */
   public static final String FLUSH_AFTER_MB_PROPERTY = "rocksdb.flush.after.mb";
-  public static final int DEFAULT_FLUSH_AFTER_MB = 512;
+  public static final int DEFAULT_FLUSH_AFTER_MB = 1024;
 
   /**
    * How the database is sized and written; the same for every scheme.
