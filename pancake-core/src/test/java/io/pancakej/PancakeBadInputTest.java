@@ -175,4 +175,19 @@ class PancakeBadInputTest {
     assertTrue(e instanceof StateException, e.toString());
     assertNothingLost();
   }
+
+  @Test
+  void storeThatCannotOpen_failsWithTheStoresError_whileTheStateLoads_andNothingLost() throws IOException {
+    // the saved state is decrypted on another thread while the store opens: a store that fails
+    // must be the error reported, and the state directory is unlocked once that thread is done
+    Path notADirectory = Files.writeString(dir.resolve("not-a-directory"), "a file");
+    Properties props = new Properties();
+    props.setProperty("pancake.store", "rocksdb");
+    props.setProperty("rocksdb.dir", notADirectory.toString());
+    PancakeException e = assertThrows(PancakeException.class, () -> PancakeClient.open(
+        PancakeConfig.builder().stateDir(state).capacity(50).pacerRate(500).storeProperties(props).build()));
+    assertTrue(e instanceof StoreException || e instanceof ConfigException, e.toString());
+    assertMentions(e, "not-a-directory");
+    assertNothingLost();
+  }
 }

@@ -20,7 +20,7 @@ import io.pancakej.CapacityException;
  * freeing never race.
  */
 final class KeyTable {
-  private final ConcurrentHashMap<ByteBuffer, Integer> slotOf = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<ByteBuffer, Integer> slotOf;
   private final AtomicReferenceArray<byte[]> keyOf;
   private final AtomicIntegerArray references;
   private final int[] neverUsed;
@@ -39,6 +39,7 @@ final class KeyTable {
     this.listener = listener;
     this.keyOf = new AtomicReferenceArray<>(keyOfSlot.length);
     this.references = new AtomicIntegerArray(keyOfSlot.length);
+    this.slotOf = new ConcurrentHashMap<>(keyOfSlot.length); // no rehashing while a proxy opens
     for (int s = 0; s < keyOfSlot.length; s++) {
       if (keyOfSlot[s] != null) {
         keyOf.set(s, keyOfSlot[s]);

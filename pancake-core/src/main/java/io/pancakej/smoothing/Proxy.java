@@ -193,6 +193,7 @@ public final class Proxy implements AutoCloseable {
     }
     StateDirectory dir = StateDirectory.lock(config.stateDir());
     KvStore store = null;
+    CompletableFuture<ProxyState> saved = null;
     try {
       MasterKey key;
       if (exists) {
@@ -201,6 +202,9 @@ public final class Proxy implements AutoCloseable {
               + dir.path() + " is missing");
         }
         key = MasterKey.load(config.keyFile());
+        // decrypting a saved state of several MB (in code the JIT has not compiled yet) is the
+        // longest step of an open: it runs while the store connects or opens
+        saved = loadInBackground(dir, key);
       } else {
         key = MasterKey.loadOrCreate(config.keyFile());
       }
@@ -208,7 +212,9 @@ public final class Proxy implements AutoCloseable {
       if (config.combineStoreCalls(store)) {
         store = new CombiningStore(store);
       }
-      Proxy proxy = exists ? reopen(config, dir, key, store, eagerSwaps) : create(config, dir, key, store, eagerSwaps);
+      Proxy proxy = exists
+          ? reopen(config, dir, key, store, awaitLoad(saved), eagerSwaps)
+          : create(config, dir, key, store, eagerSwaps);
       proxy.pacer.start();
       if (proxy.estimator != null) {
         proxy.estimator.start();
@@ -216,6 +222,16 @@ public final class Proxy implements AutoCloseable {
       proxy.checkpointer.start();
       return proxy;
     } catch (RuntimeException e) {
+      if (saved != null) {
+        // the state directory stays locked until the background load has stopped reading it
+        try {
+          awaitLoad(saved);
+        } catch (RuntimeException suppressed) {
+          if (suppressed != e) {
+            e.addSuppressed(suppressed);
+          }
+        }
+      }
       if (store != null) {
         try {
           store.close();
@@ -225,6 +241,36 @@ public final class Proxy implements AutoCloseable {
       }
       dir.close();
       throw e;
+    }
+  }
+
+  private static CompletableFuture<ProxyState> loadInBackground(StateDirectory dir, MasterKey key) {
+    CompletableFuture<ProxyState> result = new CompletableFuture<>();
+    Thread loader = new Thread(() -> {
+      try {
+        result.complete(dir.load(key));
+      } catch (Throwable t) {
+        result.completeExceptionally(t);
+      }
+    }, "pancake-state-load");
+    loader.setDaemon(true);
+    loader.start();
+    return result;
+  }
+
+  /** The loaded state, or the load's own exception (not wrapped). */
+  private static ProxyState awaitLoad(CompletableFuture<ProxyState> saved) {
+    try {
+      return saved.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      if (cause instanceof Error) {
+        throw (Error) cause;
+      }
+      throw new StateException("loading the proxy state failed: " + cause, cause);
     }
   }
 
@@ -285,8 +331,8 @@ public final class Proxy implements AutoCloseable {
     return kb;
   }
 
-  private static Proxy reopen(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store, boolean eager) {
-    ProxyState s = dir.load(key);
+  private static Proxy reopen(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store, ProxyState s,
+      boolean eager) {
     if (!s.storeDescription().equals(store.describe())) {
       throw new StateException("state " + dir.path() + " belongs to store " + s.storeDescription()
           + ", not to the configured store " + store.describe());
