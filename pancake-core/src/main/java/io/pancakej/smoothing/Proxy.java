@@ -137,6 +137,7 @@ public final class Proxy implements AutoCloseable {
       @Override
       public void freed(int slot) {
         wal.append(WriteAheadLog.FREE, ByteBuffer.allocate(4).putInt(slot).array());
+        cache.forgetDeleted(slot);
       }
     });
     this.stateId = stateId;
@@ -363,6 +364,7 @@ public final class Proxy implements AutoCloseable {
         r.nextSequence, eager);
     proxy.cache.restore(r.pending, phase.target, proxy.versions.incrementAndGet());
     proxy.checkCanary();
+    proxy.freeDeleted(r.deletedSlots);
     proxy.checkpointedPhase = phase;
     if (!r.logWasEmpty) {
       // make what the log replayed part of a checkpoint, and start a fresh log. With every log
@@ -385,6 +387,7 @@ public final class Proxy implements AutoCloseable {
     List<ProxyState.PendingEntry> pending;
     long nextSequence;
     boolean logWasEmpty;
+    int[] deletedSlots;
   }
 
   private static Recovered recover(StateDirectory dir, MasterKey key, ProxyState s) {
@@ -394,6 +397,7 @@ public final class Proxy implements AutoCloseable {
       pending.put(e.keySlot(), e);
     }
     boolean logWasEmpty = WriteAheadLog.isEmpty(dir.path(), s.walSequence());
+    java.util.Set<Integer> rebound = new java.util.HashSet<>();
     long last = WriteAheadLog.replay(dir.path(), new Aead(key.derive("pancake-j wal v1")), s.walSequence(), rec -> {
       ByteBuffer b = rec.payload();
       int slot = b.getInt();
@@ -405,6 +409,7 @@ public final class Proxy implements AutoCloseable {
           byte[] k = new byte[b.remaining()];
           b.get(k);
           keyOfSlot[slot] = k;
+          rebound.add(slot);
           break;
         }
         case WriteAheadLog.WRITE: {
@@ -441,11 +446,24 @@ public final class Proxy implements AutoCloseable {
     r.pending = new ArrayList<>(pending.values());
     r.nextSequence = Math.max(last, s.walSequence()) + 1;
     r.logWasEmpty = logWasEmpty;
+    // a slot rebound or written since the checkpoint is no longer deleted everywhere
+    r.deletedSlots = java.util.Arrays.stream(s.deletedSlots())
+        .filter(slot -> slot >= 0 && slot < keyOfSlot.length && keyOfSlot[slot] != null && !pending.containsKey(slot)
+            && !rebound.contains(slot))
+        .toArray();
     if (logWasEmpty) {
       // nothing to keep: without this every read-only session would leave one empty file behind
       WriteAheadLog.deleteBefore(dir.path(), r.nextSequence);
     }
     return r;
+  }
+
+  /** Frees the slots a checkpoint saved as deleted everywhere but still in use (no request holds them now). */
+  private void freeDeleted(int[] slots) {
+    for (int slot : slots) {
+      cache.markDeletedEverywhere(slot);
+      freeIfUnused(slot);
+    }
   }
 
   private void warmStartFrom(PancakeConfig config) {
@@ -540,7 +558,7 @@ public final class Proxy implements AutoCloseable {
       }
       return new ProxyState(storeDescription, stateId, plan.keySlots, codec.valueSize, codec.keySize,
           plan.estimate, plan.ownerOf, plan.indexOf, keys.snapshotKeys(), keys.freeOrder(), 0,
-          cache.snapshot(), t, 0);
+          cache.snapshot(), t, 0, cache.deletedSlots());
     }
   }
 
@@ -760,17 +778,15 @@ public final class Proxy implements AutoCloseable {
   private void finishRequest(int keySlot) {
     keys.release(keySlot);
     // a key deleted everywhere gives its slot back once nobody refers to it
-    if (deletedSlots.contains(keySlot)) {
+    if (cache.isDeletedEverywhere(keySlot)) {
       freeIfUnused(keySlot);
     }
   }
 
   /** True if no pending write remains and the key's stable replicas say it is absent. */
   private boolean deletedEverywhere(int keySlot) {
-    return cache.get(keySlot) == null && deletedSlots.contains(keySlot);
+    return cache.isDeletedEverywhere(keySlot);
   }
-
-  private final java.util.Set<Integer> deletedSlots = java.util.concurrent.ConcurrentHashMap.newKeySet();
   /** Set when a batch found the last pending swap already done (after recovery). */
   private volatile boolean pendingFinish;
 
@@ -837,7 +853,7 @@ public final class Proxy implements AutoCloseable {
       }
     }
     for (int slot : outcome.deletedEverywhere) {
-      deletedSlots.add(slot);
+      // the cache marked it inside the slot's critical section; a put since then has cleared the mark
       keys.freeIfUnused(slot, this::deletedEverywhere);
     }
     long logged = 0;
@@ -1046,7 +1062,6 @@ public final class Proxy implements AutoCloseable {
           req.logPosition = logWrite(slot, req.value);
           return new UpdateCache.Entry(req.value, versions.incrementAndGet(), replicas);
         });
-        deletedSlots.remove(slot);
         req.result = Boolean.TRUE;
         break;
       }
@@ -1140,7 +1155,6 @@ public final class Proxy implements AutoCloseable {
       phaseLock.unlockWrite(stamp);
     }
     for (int slot : deleted) {
-      deletedSlots.add(slot);
       freeIfUnused(slot);
     }
     if (unsaved != null) {

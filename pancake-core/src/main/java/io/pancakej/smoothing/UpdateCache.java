@@ -3,6 +3,7 @@ package io.pancakej.smoothing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 
@@ -18,6 +19,11 @@ import io.pancakej.state.ProxyState.PendingEntry;
  * replica; (2) a set bit means the store holds the entry's value in that replica. Entries are
  * immutable and replaced atomically per key ({@link ConcurrentHashMap#compute}); a bit is set only
  * after the store acknowledged the write, and only if the entry's version is still the one written.
+ *
+ * <p>It also knows which key slots were deleted everywhere: a deletion whose entry completed. That
+ * mark is set and cleared inside the same per-key critical section as the entries (a completing
+ * deletion sets it, any new entry clears it), so a put racing with the batch that completes a
+ * deletion can never be mistaken for a settled deletion and have its key's slot freed.
  */
 final class UpdateCache {
 
@@ -55,13 +61,55 @@ final class UpdateCache {
   }
 
   private final ConcurrentHashMap<Integer, Entry> entries = new ConcurrentHashMap<>();
+  /** Key slots whose latest value, "absent", every replica holds; changed only under the slot's entry lock. */
+  private final Set<Integer> deletedEverywhere = ConcurrentHashMap.newKeySet();
 
   Entry get(int keySlot) {
     return entries.get(keySlot);
   }
 
+  /** Replaces the slot's entry; a new entry means the slot is no longer deleted everywhere. */
   Entry compute(int keySlot, BiFunction<Integer, Entry, Entry> f) {
-    return entries.compute(keySlot, f);
+    return entries.compute(keySlot, (k, e) -> {
+      Entry next = f.apply(k, e);
+      if (next != null && next != e) {
+        deletedEverywhere.remove(k);
+      }
+      return next;
+    });
+  }
+
+  /** True if the slot has no entry and its deletion reached every replica (read atomically). */
+  boolean isDeletedEverywhere(int keySlot) {
+    if (!deletedEverywhere.contains(keySlot)) {
+      return false; // the common case, without taking the slot's lock
+    }
+    boolean[] out = {false};
+    entries.compute(keySlot, (k, e) -> {
+      out[0] = e == null && deletedEverywhere.contains(k);
+      return e;
+    });
+    return out[0];
+  }
+
+  /** Records that every replica of {@code keySlot} says "absent" and no entry is pending (recovery). */
+  void markDeletedEverywhere(int keySlot) {
+    entries.compute(keySlot, (k, e) -> {
+      if (e == null) {
+        deletedEverywhere.add(k);
+      }
+      return e;
+    });
+  }
+
+  /** Forgets the mark of a slot that was freed (a later key bound to it starts unmarked). */
+  void forgetDeleted(int keySlot) {
+    deletedEverywhere.remove(keySlot);
+  }
+
+  /** The slots deleted everywhere but still bound (persisted, so a crash does not strand them). */
+  int[] deletedSlots() {
+    return deletedEverywhere.stream().mapToInt(Integer::intValue).sorted().toArray();
   }
 
   /**
@@ -76,6 +124,9 @@ final class UpdateCache {
       }
       Entry next = e.mark(j);
       deletedEverywhere[0] = next == null && e.value == null;
+      if (deletedEverywhere[0]) {
+        this.deletedEverywhere.add(k);
+      }
       return next;
     });
     return deletedEverywhere[0];
@@ -103,6 +154,7 @@ final class UpdateCache {
         if (set == replicas) {
           if (e.value == null) {
             deleted.add(k);
+            deletedEverywhere.add(k);
           }
           return null;
         }

@@ -15,7 +15,9 @@ import io.pancakej.StateException;
 /**
  * A snapshot of everything a PANCAKE proxy must carry from one process to the next: sizes, the
  * estimate, the replica plan (owner and index of every replica slot), the key table, the order in
- * which free key slots are handed out, and the pending UpdateCache entries.
+ * which free key slots are handed out, the pending UpdateCache entries, and the key slots whose
+ * deletion reached every replica but which were still in use when the snapshot was taken (a reopen
+ * frees them; without them a crash would strand those slots as bound keys forever).
  */
 public record ProxyState(
     String storeDescription,
@@ -31,14 +33,17 @@ public record ProxyState(
     int nextFree,
     List<PendingEntry> pending,
     TransitionState transition,
-    long walSequence) {
+    long walSequence,
+    int[] deletedSlots) {
 
-  private static final int FORMAT = 3;
+  private static final int FORMAT = 4;
+  /** The format before deleted slots were saved; still read (it has none). */
+  private static final int FORMAT_WITHOUT_DELETED = 3;
 
   /** The same state, to be paired with write-ahead log files from {@code seq} on. */
   public ProxyState withWalSequence(long seq) {
     return new ProxyState(storeDescription, stateId, capacity, valueSize, keySize, estimate, ownerOf, indexOf,
-        keyOfSlot, freeOrder, nextFree, pending, transition, seq);
+        keyOfSlot, freeOrder, nextFree, pending, transition, seq, deletedSlots);
   }
 
   /** A replica swap in progress: the plan it started from and the slots not yet swapped. */
@@ -102,6 +107,10 @@ public record ProxyState(
         }
       }
       out.writeLong(walSequence);
+      out.writeInt(deletedSlots.length);
+      for (int slot : deletedSlots) {
+        out.writeInt(slot);
+      }
       out.flush();
       return bytes.toByteArray();
     } catch (IOException e) {
@@ -114,8 +123,9 @@ public record ProxyState(
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
       int format = in.readInt();
-      if (format != FORMAT) {
-        throw new StateException("proxy state has format " + format + ", this version reads " + FORMAT);
+      if (format != FORMAT && format != FORMAT_WITHOUT_DELETED) {
+        throw new StateException("proxy state has format " + format + ", this version reads "
+            + FORMAT_WITHOUT_DELETED + " and " + FORMAT);
       }
       String store = in.readUTF();
       byte[] id = readBytes(in);
@@ -173,11 +183,15 @@ public record ProxyState(
         transition = new TransitionState(fromEstimate, fromOwner, fromIndex, swaps);
       }
       long walSequence = in.readLong();
+      int[] deleted = new int[format == FORMAT_WITHOUT_DELETED ? 0 : checkedLength(in.readInt(), data.length)];
+      for (int i = 0; i < deleted.length; i++) {
+        deleted[i] = in.readInt();
+      }
       if (in.available() != 0) {
         throw new StateException("proxy state has " + in.available() + " unexpected trailing bytes");
       }
       return new ProxyState(store, id, capacity, valueSize, keySize, estimate, owner, index, keys, free, nextFree,
-          pending, transition, walSequence);
+          pending, transition, walSequence, deleted);
     } catch (EOFException e) {
       throw new StateException("proxy state is truncated", e);
     } catch (IOException e) {

@@ -172,6 +172,35 @@ class ProxyCorrectnessTest {
     }
   }
 
+  @Test
+  void slotDeletedWhileInUse_isFreedByTheNextOpen() throws Exception {
+    MemoryStore store = new MemoryStore();
+    int boundBefore;
+    try (Proxy proxy = open(store, 50)) {
+      proxy.put(key(1), "one".getBytes(StandardCharsets.UTF_8));
+      proxy.put(key(2), "two".getBytes(StandardCharsets.UTF_8));
+      // a request still holding the key's slot when its deletion completes keeps it bound ...
+      java.lang.reflect.Field keysField = Proxy.class.getDeclaredField("keys");
+      keysField.setAccessible(true);
+      KeyTable keys = (KeyTable) keysField.get(proxy);
+      int slot = keys.acquire(key(1), false);
+      assertTrue(proxy.delete(key(1)));
+      quiesce(proxy);
+      assertEquals(slot, proxy.slotOf(key(1)), "the slot is in use, so it stays bound for now");
+      boundBefore = proxy.stats().keys();
+      // ... and the process ends before that request gave it back
+    }
+    try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("state")).valueSize(64)
+        .keySize(32).pacerRate(2000).seed(8).createIfMissing(false).store(reopenMemory(store)).build())) {
+      assertEquals(-1, proxy.slotOf(key(1)), "the deleted key's slot must not stay bound across a reopen");
+      assertEquals(boundBefore - 1, proxy.stats().keys());
+      assertTrue(proxy.get(key(1)).isEmpty());
+      assertArrayEquals("two".getBytes(StandardCharsets.UTF_8), proxy.get(key(2)).orElseThrow());
+      proxy.put(key(1), "again".getBytes(StandardCharsets.UTF_8));
+      assertArrayEquals("again".getBytes(StandardCharsets.UTF_8), proxy.get(key(1)).orElseThrow());
+    }
+  }
+
   static MemoryStore reopenMemory(MemoryStore closed) {
     return closed.reopen();
   }
