@@ -529,8 +529,10 @@ public final class Proxy implements AutoCloseable {
     try {
       id = aead.decrypt(sealed, canary);
     } catch (IntegrityException e) {
-      throw new IntegrityException("store " + storeDescription + " holds data sealed under another master key"
-          + " than state " + stateDir.path(), e);
+      // the canary's label comes from this state's master key: another key's data would not be
+      // there at all, so a canary that fails authentication was tampered with or corrupted
+      throw new IntegrityException("the canary entry of store " + storeDescription + " (which ties it to state "
+          + stateDir.path() + ") failed authentication: the store's data was tampered with or corrupted", e);
     }
     if (!Arrays.equals(id, stateId)) {
       throw new StateException("store " + storeDescription + " was initialized by another PANCAKE state"
@@ -542,7 +544,7 @@ public final class Proxy implements AutoCloseable {
     return prf.compute(ByteBuffer.allocate(9).put((byte) 1).putLong(replicaSlot).array());
   }
 
-  private byte[] canaryLabel() {
+  byte[] canaryLabel() {
     return prf.compute("\u0002pancake-j canary".getBytes(StandardCharsets.US_ASCII));
   }
 
@@ -906,14 +908,49 @@ public final class Proxy implements AutoCloseable {
   /** The plaintext a replica gets on write-back, and what to record once it is stored. */
   private static final class WriteBack {
     final byte[] plaintext;
+    /** With no plaintext: bytes written back as they are (a damaged replica nothing can repair yet). */
+    final byte[] sealed;
     final long version;
     final boolean swap;
 
     WriteBack(byte[] plaintext, long version, boolean swap) {
+      this(plaintext, null, version, swap);
+    }
+
+    private WriteBack(byte[] plaintext, byte[] sealed, long version, boolean swap) {
       this.plaintext = plaintext;
+      this.sealed = sealed;
       this.version = version;
       this.swap = swap;
     }
+
+    static WriteBack unchanged(byte[] sealed) {
+      return new WriteBack(null, sealed, -1, false);
+    }
+  }
+
+  /**
+   * The write-back of a replica that failed authentication (or was missing). What it held is
+   * lost, so it is rewritten only from what the proxy knows for sure: a pending write of its key
+   * (which also repairs it), a dummy's or an unbound slot's empty content, or a due swap. Otherwise
+   * it gets its damaged bytes back, so its key keeps failing, clearly, until a put repairs it;
+   * every label still gets a write, so the store sees the batch it would have seen (a missing one gets a
+ * sealed "lost" marker).
+   */
+  private WriteBack repairOrKeep(Phase p, Transition transition, int r, byte[] sealed) {
+    int owner = p.target.ownerOf[r];
+    boolean pendingSlot = transition != null && transition.isPending(r);
+    boolean repairable = owner == ReplicaPlan.DUMMY || keys.keyOf(owner) == null || cache.get(owner) != null
+        || (pendingSlot && transition.isDurable() && transition.cachedValue(owner) != null);
+    WriteBack wb = (pendingSlot && !transition.isDurable()) || !repairable ? null : writeBack(p, transition, r, null);
+    if (wb != null) {
+      return wb;
+    }
+    if (sealed != null) {
+      return WriteBack.unchanged(sealed);
+    }
+    int holder = p.holderOf(r);
+    return new WriteBack(codec.encode(ReplicaCodec.LOST, r, holder, keys.keyOf(holder), null), -1, false);
   }
 
   private Outcome readServeWrite(Phase p, int[] replicas, Request[] served) {
@@ -924,12 +961,20 @@ public final class Proxy implements AutoCloseable {
     }
     List<byte[]> sealed = store.multiGet(labels);
     Transition transition = p instanceof Transition ? (Transition) p : null;
-    // decrypt each distinct replica once
+    // decrypt each distinct replica once; one that fails authentication fails only its own key's
+    // requests (below), and the rest of the batch goes on
     Map<Integer, ReplicaCodec.View> views = new HashMap<>();
+    Map<Integer, IntegrityException> damaged = new HashMap<>(0);
     for (int i = 0; i < b; i++) {
       int r = replicas[i];
-      if (!views.containsKey(r)) {
-        ReplicaCodec.View view = open(p, r, labels.get(i), sealed.get(i));
+      if (!views.containsKey(r) && !damaged.containsKey(r)) {
+        ReplicaCodec.View view;
+        try {
+          view = open(p, r, labels.get(i), sealed.get(i));
+        } catch (IntegrityException e) {
+          damaged.put(r, e);
+          continue;
+        }
         views.put(r, view);
         if (transition != null && !transition.isPending(r)) {
           int owner = p.target.ownerOf[r];
@@ -942,7 +987,7 @@ public final class Proxy implements AutoCloseable {
     for (int i = 0; i < b; i++) {
       Request req = served[i];
       if (req != null) {
-        serve(p, req, views.get(replicas[i]));
+        serve(p, req, views.get(replicas[i]), damaged.get(replicas[i]));
       }
     }
     // write back: the cached value if the owner has an entry, a swap if one is due, else a re-encryption
@@ -952,10 +997,12 @@ public final class Proxy implements AutoCloseable {
       int r = replicas[i];
       WriteBack wb = plan.get(r);
       if (wb == null) {
-        wb = writeBack(p, transition, r, views.get(r));
+        wb = damaged.containsKey(r)
+            ? repairOrKeep(p, transition, r, sealed.get(i))
+            : writeBack(p, transition, r, views.get(r));
         plan.put(r, wb);
       }
-      out.add(aead.encrypt(wb.plaintext, labels.get(i)));
+      out.add(wb.plaintext == null ? wb.sealed : aead.encrypt(wb.plaintext, labels.get(i)));
     }
     store.multiPut(labels, out);
     Outcome outcome = new Outcome();
@@ -984,8 +1031,8 @@ public final class Proxy implements AutoCloseable {
     }
     boolean swapDue = pendingSlot;
     if (owner == ReplicaPlan.DUMMY) {
-      return swapDue
-          ? new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, true)
+      return swapDue || view == null
+          ? new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, swapDue)
           : new WriteBack(view.plaintext, -1, false);
     }
     UpdateCache.Entry e = cache.get(owner);
@@ -993,16 +1040,18 @@ public final class Proxy implements AutoCloseable {
       return new WriteBack(codec.encode(e.value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner,
           keys.keyOf(owner), e.value), e.version, swapDue);
     }
-    if (!swapDue) {
-      return new WriteBack(view.plaintext, -1, false);
-    }
     byte[] key = keys.keyOf(owner);
+    if (!swapDue) {
+      return view != null ? new WriteBack(view.plaintext, -1, false)
+          : new WriteBack(codec.encode(ReplicaCodec.ABSENT, r, owner, key, null), -1, false); // unbound slot
+    }
     if (key == null) {
       return new WriteBack(codec.encode(ReplicaCodec.ABSENT, r, owner, null, null), -1, true);
     }
     byte[] cached = transition.cachedValue(owner);
     if (cached == null) {
-      return new WriteBack(view.plaintext, -1, false); // value not seen yet: swap later
+      // value not seen yet: swap later (a damaged replica is written back as it is)
+      return view != null ? new WriteBack(view.plaintext, -1, false) : null;
     }
     byte[] value = cached == Transition.NO_VALUE ? null : cached;
     return new WriteBack(codec.encode(value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner, key,
@@ -1012,10 +1061,15 @@ public final class Proxy implements AutoCloseable {
   /** Decrypts replica {@code r} and checks that it holds what the phase says it holds. */
   private ReplicaCodec.View open(Phase p, int r, byte[] label, byte[] sealed) {
     if (sealed == null) {
-      throw new IntegrityException("the store has lost a replica label: store " + storeDescription
-          + " was wiped or is not the one this state was created on");
+      throw new IntegrityException("the store has lost replica label " + java.util.HexFormat.of().formatHex(label)
+          + " (was it wiped, restarted without its data, or is it not the one this state was created on?)");
     }
-    ReplicaCodec.View view = codec.view(aead.decrypt(sealed, label));
+    ReplicaCodec.View view;
+    try {
+      view = codec.view(aead.decrypt(sealed, label));
+    } catch (IntegrityException e) {
+      throw new IntegrityException("replica label " + java.util.HexFormat.of().formatHex(label) + " failed authentication", e);
+    }
     int holder = p.holderOf(r);
     if (p instanceof Transition && ((Transition) p).isPending(r) && view.replicaSlot() == r
         && view.keySlot() == p.target.ownerOf[r] && view.keySlot() != holder) {
@@ -1027,13 +1081,25 @@ public final class Proxy implements AutoCloseable {
     }
     if (view.replicaSlot() != r || view.keySlot() != holder
         || (holder == ReplicaPlan.DUMMY) != (view.kind() == ReplicaCodec.DUMMY)) {
-      throw new IntegrityException("a replica holds another replica's data (its identity does not match the plan)");
+      throw new IntegrityException("replica label " + java.util.HexFormat.of().formatHex(label)
+          + " holds another replica's data (an old or moved ciphertext: its identity does not match the plan)");
+    }
+    if (view.kind() == ReplicaCodec.LOST) {
+      throw new IntegrityException("replica label " + java.util.HexFormat.of().formatHex(label)
+          + " was lost by the store earlier (its content is gone)");
     }
     boolean stale = holder != p.target.ownerOf[r]; // a pending swap slot: old data, never served
     if (!stale && view.kind() == ReplicaCodec.PRESENT && !Arrays.equals(view.key(), keys.keyOf(holder))) {
-      throw new IntegrityException("a replica holds another key's value");
+      throw new IntegrityException("replica label " + java.util.HexFormat.of().formatHex(label) + " holds another key's value");
     }
     return view;
+  }
+
+  /** The error a request for a key with a damaged replica gets: it names the key, never a value. */
+  private IntegrityException damaged(int slot, IntegrityException cause) {
+    return new IntegrityException("store " + storeDescription + " returned a forged or corrupted value for key "
+        + KeyNames.describe(keys.keyOf(slot)) + ": " + cause.getMessage() + ". Other keys are unaffected;"
+        + " a put or delete of this key repairs it", cause);
   }
 
   /** Logs a key's new latest value (null: deleted) inside its critical section; returns the log position. */
@@ -1046,10 +1112,19 @@ public final class Proxy implements AutoCloseable {
     return wal.append(WriteAheadLog.WRITE, b.array());
   }
 
-  /** Applies one dequeued request against replica {@code view} and the UpdateCache. */
-  private void serve(Phase p, Request req, ReplicaCodec.View view) {
+  /**
+   * Applies one dequeued request against replica {@code view} and the UpdateCache. When the
+   * replica failed authentication ({@code damage}), a request that needs the stored value fails
+   * alone; a put, and a delete, replace the value and so repair every replica of the key.
+   */
+  private void serve(Phase p, Request req, ReplicaCodec.View view, IntegrityException damage) {
     int slot = req.keySlot;
     int replicas = p.target.replicaCount(slot);
+    if (damage != null && cache.get(slot) == null && (req.op == Op.GET || req.op == Op.UPDATE)) {
+      req.done.completeExceptionally(damaged(slot, damage));
+      req.result = null;
+      return;
+    }
     switch (req.op) {
       case GET: {
         UpdateCache.Entry e = cache.get(slot);
@@ -1068,7 +1143,8 @@ public final class Proxy implements AutoCloseable {
       case DELETE: {
         boolean[] existed = new boolean[1];
         cache.compute(slot, (k, e) -> {
-          byte[] current = e != null ? e.value : view.valueOrNull();
+          // a damaged replica may have held a value: delete (and so repair) the key anyway
+          byte[] current = e != null ? e.value : view != null ? view.valueOrNull() : new byte[0];
           if (current == null) {
             return e;
           }
@@ -1083,6 +1159,9 @@ public final class Proxy implements AutoCloseable {
         boolean[] existed = new boolean[1];
         try {
           cache.compute(slot, (k, e) -> {
+            if (e == null && view == null) {
+              throw damaged(slot, damage); // the entry went away since the check above
+            }
             byte[] current = e != null ? e.value : view.valueOrNull();
             if (current == null) {
               return e;

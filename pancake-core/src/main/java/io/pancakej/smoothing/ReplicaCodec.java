@@ -17,6 +17,8 @@ final class ReplicaCodec {
   static final byte ABSENT = 0;
   static final byte PRESENT = 1;
   static final byte DUMMY = 2;
+  /** Written where the store lost a replica of a live key: it reads as lost until the key is written. */
+  static final byte LOST = 3;
   private static final int HEADER = 1 + 1 + 8 + 4 + 2;
 
   final int keySize;

@@ -1,0 +1,131 @@
+package io.pancakej.smoothing;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.pancakej.IntegrityException;
+import io.pancakej.PancakeConfig;
+import io.pancakej.store.MemoryStore;
+
+/**
+ * A store that flips a byte of one replica, or loses one, must fail only the requests that need
+ * that key's stored value, with an error naming the key (never the value); fake accesses landing
+ * on the damaged label must not fail unrelated requests; a put or delete of the key repairs it.
+ */
+class TamperIsolationTest {
+  private static final int KEYS = 30;
+
+  @TempDir
+  Path dir;
+
+  private PancakeConfig config(MemoryStore store, boolean create) {
+    return PancakeConfig.builder().stateDir(dir.resolve("state")).capacity(KEYS).valueSize(32).keySize(16)
+        .pacerRate(2000).seed(3).createIfMissing(create).store(store).build();
+  }
+
+  private static byte[] key(int i) {
+    return ("user" + i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] value(int i, String tag) {
+    return ("secret-" + tag + "-" + i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static void flipByte(MemoryStore store, byte[] label) {
+    byte[] sealed = store.get(label).clone();
+    sealed[sealed.length / 2] ^= 0x40;
+    store.put(label, sealed);
+  }
+
+  @Test
+  void damagedReplica_failsOnlyItsKey_namesIt_andAPutRepairsIt() {
+    MemoryStore raw = new MemoryStore();
+    SwappingTest.Recorder store = new SwappingTest.Recorder(raw);
+    try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("state")).capacity(KEYS)
+        .valueSize(32).keySize(16).pacerRate(2000).seed(3).store(store).build())) {
+      Map<Integer, byte[]> latest = new HashMap<>();
+      for (int i = 0; i < KEYS; i++) {
+        proxy.put(key(i), value(i, "a"));
+        latest.put(i, value(i, "a"));
+      }
+      ProxyCorrectnessTest.quiesce(proxy);
+      ReplicaPlan plan = proxy.plan();
+      int victim = 7;
+      int lost = 11;
+      byte[] victimLabel = proxy.label(plan.replica(proxy.slotOf(key(victim)), 0));
+      byte[] lostLabel = proxy.label(plan.replica(proxy.slotOf(key(lost)), 0));
+      int dummy = -1;
+      for (int r = 0; r < plan.replicaSlots && dummy < 0; r++) {
+        dummy = plan.ownerOf[r] == ReplicaPlan.DUMMY ? r : -1;
+      }
+      assertTrue(dummy >= 0, "a uniform plan over n keys has n dummies");
+      flipByte(raw, victimLabel);
+      flipByte(raw, proxy.label(dummy));
+      raw.multiDelete(List.of(lostLabel));
+
+      // unrelated requests: their batches' fake accesses land on the damaged labels, and none fails
+      store.recording = true;
+      for (int round = 0; round < 150; round++) {
+        for (int i = 0; i < KEYS; i++) {
+          if (i != victim && i != lost) {
+            assertArrayEquals(latest.get(i), proxy.get(key(i)).orElseThrow(), "key " + i);
+          }
+        }
+      }
+      store.recording = false;
+      long victimReads = store.reads.getOrDefault(ByteBuffer.wrap(victimLabel), new long[1])[0];
+      long lostReads = store.reads.getOrDefault(ByteBuffer.wrap(lostLabel), new long[1])[0];
+      assertTrue(victimReads > 20 && lostReads > 20,
+          "fake accesses should have read the damaged labels often: " + victimReads + ", " + lostReads);
+
+      // the damaged keys' own reads fail, naming the key and never a value
+      IntegrityException e = assertThrows(IntegrityException.class, () -> proxy.get(key(victim)));
+      assertTrue(e.getMessage().contains("'user7'"), e.getMessage());
+      assertTrue(e.getMessage().contains("forged or corrupted"), e.getMessage());
+      assertTrue(e.getMessage().contains("failed authentication"), e.getMessage());
+      assertFalse(e.getMessage().contains("secret"), e.getMessage());
+      assertThrows(IntegrityException.class, () -> proxy.update(key(victim), old -> old));
+      IntegrityException gone = assertThrows(IntegrityException.class, () -> proxy.get(key(lost)));
+      assertTrue(gone.getMessage().contains("'user11'") && gone.getMessage().contains("lost"), gone.getMessage());
+
+      // a put repairs the victim, a delete the lost key; the dummy was repaired by a fake access
+      proxy.put(key(victim), value(victim, "b"));
+      latest.put(victim, value(victim, "b"));
+      assertTrue(proxy.delete(key(lost)));
+      latest.remove(lost);
+      ProxyCorrectnessTest.quiesce(proxy);
+      assertArrayEquals(value(victim, "b"), proxy.get(key(victim)).orElseThrow());
+      assertTrue(proxy.get(key(lost)).isEmpty());
+      for (int r = 0; r < plan.replicaSlots; r++) {
+        proxy.readReplicaValue(r); // every label authenticates again, the dummy's included
+      }
+    }
+  }
+
+  @Test
+  void flippedCanary_saysTamperedOrCorrupted() {
+    MemoryStore store = new MemoryStore();
+    byte[] canary;
+    try (Proxy proxy = Proxy.open(config(store, true))) {
+      proxy.put(key(1), value(1, "a"));
+      canary = proxy.canaryLabel();
+    }
+    MemoryStore again = store.reopen();
+    flipByte(again, canary);
+    IntegrityException e = assertThrows(IntegrityException.class, () -> Proxy.open(config(again, false)));
+    assertTrue(e.getMessage().contains("tampered with or corrupted"), e.getMessage());
+    assertFalse(e.getMessage().contains("another master key"), e.getMessage());
+  }
+}
