@@ -1,9 +1,11 @@
 package io.pancakej;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 
+import io.pancakej.distribution.DistributionFile;
 import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
@@ -54,6 +56,9 @@ public final class PancakeConfig {
   /** Accesses in the sliding window the change detector compares with the estimate (w). */
   public static final String WINDOW_PROPERTY = "pancake.window.size";
   public static final int DEFAULT_WINDOW = 1_000_000;
+  /** Accesses in the change detector's first window; windows double up to {@value #WINDOW_PROPERTY}. */
+  public static final String FIRST_WINDOW_PROPERTY = "pancake.window.first";
+  public static final int DEFAULT_FIRST_WINDOW = 10_000;
   /** Confidence of the Kolmogorov-Smirnov change test; a change is declared when p < 1 - confidence. */
   public static final String CONFIDENCE_PROPERTY = "pancake.detect.confidence";
   public static final double DEFAULT_CONFIDENCE = 0.95;
@@ -74,6 +79,8 @@ public final class PancakeConfig {
   private final int keySize;
   private final Path keyFile;
   private final Path distributionFile;
+  private final Map<String, Double> distribution;
+  private final String distributionSource;
   private final double pacerRate;
   private final double pacerFraction;
   private final double pacerSwapRate;
@@ -82,6 +89,7 @@ public final class PancakeConfig {
   private final boolean adapt;
   private final WriteAheadLog.Sync walSync;
   private final int windowSize;
+  private final int firstWindow;
   private final double confidence;
   private final KvStore store;
   private final Properties storeProperties;
@@ -95,6 +103,8 @@ public final class PancakeConfig {
     this.keySize = b.keySize;
     this.keyFile = b.keyFile != null ? b.keyFile : b.stateDir.resolve("master.key");
     this.distributionFile = b.distributionFile;
+    this.distribution = b.distribution;
+    this.distributionSource = b.distributionSource;
     this.pacerRate = b.pacerRate;
     this.pacerFraction = b.pacerFraction;
     this.pacerSwapRate = b.pacerSwapRate;
@@ -103,6 +113,7 @@ public final class PancakeConfig {
     this.adapt = b.adapt;
     this.walSync = b.walSync;
     this.windowSize = b.windowSize;
+    this.firstWindow = b.firstWindow;
     this.confidence = b.confidence;
     this.store = b.store;
     this.storeProperties = b.storeProperties;
@@ -159,6 +170,7 @@ public final class PancakeConfig {
       b.walSync(WriteAheadLog.Sync.parse(wal));
     }
     b.windowSize(Stores.intProperty(props, WINDOW_PROPERTY, DEFAULT_WINDOW));
+    b.firstWindow(Stores.intProperty(props, FIRST_WINDOW_PROPERTY, DEFAULT_FIRST_WINDOW));
     b.detectionConfidence(Stores.doubleProperty(props, CONFIDENCE_PROPERTY, DEFAULT_CONFIDENCE));
     String seed = props.getProperty(SEED_PROPERTY);
     if (seed != null && !seed.isBlank()) {
@@ -250,6 +262,29 @@ public final class PancakeConfig {
     return windowSize;
   }
 
+  /** The change detector's first window, in accesses (at most {@link #windowSize()}). */
+  public int firstWindow() {
+    return Math.min(firstWindow, windowSize);
+  }
+
+  /**
+   * The declared key distribution (key to weight, any scale) and where it came from, or null when
+   * none was declared: an in-memory one ({@link Builder#distribution}) wins over a distribution
+   * file, which is read here.
+   */
+  public Declared declaredDistribution() {
+    if (distribution != null) {
+      return new Declared(distribution, distributionSource);
+    }
+    if (distributionFile != null) {
+      return new Declared(DistributionFile.read(distributionFile), "distribution file " + distributionFile);
+    }
+    return null;
+  }
+
+  /** A declared distribution: keys (in order) to weights, and a one-line description of its origin. */
+  public record Declared(Map<String, Double> weights, String source) {}
+
   /** Confidence of the change test. */
   public double detectionConfidence() {
     return confidence;
@@ -279,6 +314,8 @@ public final class PancakeConfig {
     private int keySize = DEFAULT_KEY_SIZE;
     private Path keyFile;
     private Path distributionFile;
+    private Map<String, Double> distribution;
+    private String distributionSource;
     private double pacerRate = DEFAULT_PACER_RATE;
     private double pacerFraction = DEFAULT_PACER_FRACTION;
     private double pacerSwapRate = DEFAULT_PACER_SWAP_RATE;
@@ -287,6 +324,7 @@ public final class PancakeConfig {
     private boolean adapt = true;
     private WriteAheadLog.Sync walSync = WriteAheadLog.Sync.WRITE;
     private int windowSize = DEFAULT_WINDOW;
+    private int firstWindow = DEFAULT_FIRST_WINDOW;
     private double confidence = DEFAULT_CONFIDENCE;
     private KvStore store;
     private Properties storeProperties;
@@ -401,6 +439,28 @@ public final class PancakeConfig {
         throw new ConfigException(WINDOW_PROPERTY + " must be between 100 and 10^8 accesses, got " + accesses);
       }
       this.windowSize = accesses;
+      return this;
+    }
+
+    /** The change detector's first window, in accesses; windows double from it up to the window size. */
+    public Builder firstWindow(int accesses) {
+      if (accesses < 100 || accesses > 100_000_000) {
+        throw new ConfigException(FIRST_WINDOW_PROPERTY + " must be between 100 and 10^8 accesses, got " + accesses);
+      }
+      this.firstWindow = accesses;
+      return this;
+    }
+
+    /**
+     * The key distribution the application will request (key to weight, in any scale; insertion
+     * order kept), described by {@code source} in messages: the initial estimate of a new state,
+     * and at a later open the estimate the proxy moves to if the saved one differs. Wins over
+     * {@link #distributionFile}.
+     */
+    public Builder distribution(Map<String, Double> weights, String source) {
+      this.distribution = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(
+          Objects.requireNonNull(weights, "weights")));
+      this.distributionSource = Objects.requireNonNull(source, "source");
       return this;
     }
 

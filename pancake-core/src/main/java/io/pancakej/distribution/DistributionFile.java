@@ -112,13 +112,11 @@ public final class DistributionFile {
     if (!(sum > 0)) {
       throw new ConfigException("the distribution file's weights are all zero");
     }
+    // the listed keys are all the application requests: slots beyond them carry no real accesses
+    // (their one replica each is then accessed like a dummy), whatever the spare capacity
     double[] p = new double[capacity];
-    double listedMass = (double) m / capacity;
     for (int i = 0; i < m; i++) {
-      p[i] = listedWeights.get(i) / sum * listedMass;
-    }
-    for (int i = m; i < capacity; i++) {
-      p[i] = 1.0 / capacity;
+      p[i] = listedWeights.get(i) / sum;
     }
     return p;
   }

@@ -5,55 +5,79 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 
 import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
 
 /**
  * Estimation and change detection (paper section 5.3), off the request path. Requests record
- * their key slot into a lock-free ring; a background thread moves them into a histogram of all
- * accesses and a sliding window of the last w accesses, and every w/10 new accesses runs a
- * two-sample Kolmogorov-Smirnov test between the window and the current estimate (keys in order
- * of estimated popularity). When the test rejects at the configured confidence, the window --
- * lightly smoothed so that no key gets probability zero -- becomes the new estimate.
+ * their key slot into a lock-free ring; a background thread counts them into a test window.
+ *
+ * <p>Windows are disjoint and grow: the first after a new estimate holds {@code firstWindow}
+ * accesses (or, for a learned estimate, as many as it was learned from), each next one twice as
+ * many, up to {@code maxWindow}. When a window is full it is tested once, with a
+ * two-sample Kolmogorov-Smirnov test, against the estimate in force: keys in slot order (a
+ * secret random order fixed when the state was created, so the order does not depend on either
+ * sample and the test keeps its level), the estimate counted as a sample of the accesses it was
+ * learned from, or as exact when it was declared (a workload or a distribution file). Each test
+ * declares a change with probability at most {@code 1 - confidence} when nothing changed (KS is
+ * conservative on discrete data).
+ *
+ * <ul>
+ *   <li>A rejected test is a change: the window's counts, as they are (no pseudo-counts: a key
+ *       never seen gets probability 0, and its one replica is then accessed like a dummy), become
+ *       the estimate, learned from that many accesses.
+ *   <li>A learned estimate that passes is refined: the window's counts are added to the counts
+ *       it was learned from, until it rests on {@code maxWindow} accesses; then it is settled and
+ *       only changes when a test rejects.
+ * </ul>
+ *
+ * A cold start or a change is therefore noticed within one short window, and the estimate then
+ * converges without bias while the windows double.
  */
 final class Estimator implements AutoCloseable {
-  /** Pseudo-count added to every key of the window when it becomes the estimate. */
-  static final double SMOOTHING = 0.5;
+  /** Samples behind a declared estimate: exact, never refined. */
+  static final long EXACT = -1;
   private static final int RING = 1 << 18;
 
+  /** Receives each new estimate; {@code detected}: a change (not a refinement). */
+  interface Listener {
+    void estimate(double[] estimate, long samples, boolean detected);
+  }
+
   private final int keySlots;
-  private final int window;
+  private final int firstWindow;
+  private final int maxWindow;
   private final double confidence;
-  private final Consumer<double[]> onChange;
+  private final Listener listener;
   private final AtomicIntegerArray ring = new AtomicIntegerArray(RING);
   private final AtomicLong head = new AtomicLong();
   private long tail;
-  private final int[] windowSlots;
   private final int[] windowCounts;
   private final long[] totalCounts;
-  private int windowPosition;
-  private int windowFill;
-  private long sinceTest;
-  private long sinceChange;
+  private long windowFill;
+  private long windowTarget;
+  /** The estimate in force, as weights: counts when learned, probabilities when exact. */
   private double[] reference;
-  private int[] order;
+  private double referenceTotal;
+  private long referenceSamples;
   private volatile boolean paused;
   private volatile double lastP = Double.NaN;
   private volatile long tests;
   private volatile long detections;
+  private volatile long refinements;
   private final Thread thread;
   private volatile boolean running = true;
 
-  Estimator(int keySlots, int window, double confidence, double[] estimate, Consumer<double[]> onChange) {
+  Estimator(int keySlots, int firstWindow, int maxWindow, double confidence, double[] estimate, long samples,
+      Listener listener) {
     this.keySlots = keySlots;
-    this.window = window;
+    this.maxWindow = maxWindow;
+    this.firstWindow = Math.min(firstWindow, maxWindow);
     this.confidence = confidence;
-    this.onChange = onChange;
-    this.windowSlots = new int[window];
+    this.listener = listener;
     this.windowCounts = new int[keySlots];
     this.totalCounts = new long[keySlots];
-    reset(estimate);
+    adopt(estimate, samples);
     this.thread = new Thread(this::loop, "pancake-estimator");
     this.thread.setDaemon(true);
   }
@@ -68,44 +92,39 @@ final class Estimator implements AutoCloseable {
     ring.set((int) (i & (RING - 1)), keySlot + 1);
   }
 
-  /** A new estimate is in force: compare later windows against it. */
-  synchronized void reset(double[] estimate) {
-    reference = estimate.clone();
-    // ordered at the first test, on the estimator's thread: sorting 10^5 slots before the JIT
-    // has compiled anything would add ~0.1 s to every open
-    order = null;
-    sinceChange = 0;
-    sinceTest = 0;
-  }
-
   /**
-   * Key slots by descending weight, ties by slot. Primitive sorts only: this runs when a proxy
-   * opens, before anything is compiled, where sorting 10^5 boxed slots with comparator lambdas
-   * took ~140 ms.
+   * A new estimate is in force (probabilities), learned from {@code samples} accesses or
+   * {@link #EXACT}: later windows are tested against it, starting again from a short window
+   * unless it is settled.
    */
-  static int[] byDescendingWeight(double[] weight) {
-    double[] distinct = weight.clone();
-    Arrays.sort(distinct);
-    int m = 0;
-    for (double w : distinct) {
-      if (m == 0 || Double.compare(distinct[m - 1], w) != 0) {
-        distinct[m++] = w;
-      }
+  synchronized void adopt(double[] estimate, long samples) {
+    double sum = 0;
+    for (double p : estimate) {
+      sum += p;
     }
-    long[] keyed = new long[weight.length];
-    for (int k = 0; k < weight.length; k++) {
-      long rank = Arrays.binarySearch(distinct, 0, m, weight[k]); // among distinct weights, ascending
-      keyed[k] = ((m - 1 - rank) << 32) | k;
+    reference = new double[keySlots];
+    double scale = samples > 0 ? samples / sum : 1 / sum;
+    for (int k = 0; k < keySlots; k++) {
+      reference[k] = estimate[k] * scale;
     }
-    Arrays.sort(keyed);
-    int[] order = new int[weight.length];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = (int) keyed[i];
-    }
-    return order;
+    referenceTotal = samples > 0 ? samples : 1;
+    referenceSamples = samples;
+    clearWindow();
+    // a declared estimate is first tested after a short window; a learned one after as many
+    // accesses as it rests on (so windows double while it is refined)
+    windowTarget = samples == EXACT ? firstWindow : Math.max(firstWindow, Math.min(maxWindow, samples));
   }
 
-  /** While paused (a swap in progress), accesses are counted but no change is declared. */
+  private boolean settled() {
+    return referenceSamples == EXACT || referenceSamples >= maxWindow;
+  }
+
+  private void clearWindow() {
+    Arrays.fill(windowCounts, 0);
+    windowFill = 0;
+  }
+
+  /** While paused (a swap in progress), accesses are counted but not tested. */
   void pause(boolean pause) {
     this.paused = pause;
   }
@@ -121,25 +140,55 @@ final class Estimator implements AutoCloseable {
     }
   }
 
-  /** Drains recorded accesses and tests if due; returns true if a change was declared. */
-  synchronized boolean step() {
-    drain();
-    if (paused || windowFill < window || sinceChange < window || sinceTest < Math.max(1, window / 10)) {
-      return false;
+  /**
+   * Drains recorded accesses and tests a full window; returns true if a change was declared. The
+   * listener is called without this object's lock held: it takes the proxy's phase lock, under
+   * which the proxy calls {@link #adopt}.
+   */
+  boolean step() {
+    double[] next;
+    long samples;
+    boolean detected;
+    synchronized (this) {
+      drain();
+      if (paused || windowFill < windowTarget) {
+        return false;
+      }
+      detected = test();
+      if (detected) {
+        next = new double[keySlots];
+        for (int k = 0; k < keySlots; k++) {
+          next[k] = windowCounts[k];
+        }
+        samples = windowFill;
+      } else if (!settled()) {
+        refinements++;
+        next = new double[keySlots];
+        for (int k = 0; k < keySlots; k++) {
+          next[k] = reference[k] + windowCounts[k];
+        }
+        samples = referenceSamples + windowFill;
+      } else {
+        clearWindow();
+        windowTarget = Math.min(maxWindow, 2 * windowTarget);
+        return false;
+      }
+      clearWindow();
+      paused = true; // until the proxy adopts the estimate (or resumes if it is not used)
     }
-    sinceTest = 0;
+    // the proxy switches to a plan for it and calls adopt: the next window is as large as the
+    // sample behind the new estimate, so windows double while it is refined
+    listener.estimate(next, samples, detected);
+    return detected;
+  }
+
+  /** Runs the change test on the full window; true if it rejects "no change". */
+  private boolean test() {
     double p = pValue();
     lastP = p;
     tests++;
     if (p < 1 - confidence) {
       detections++;
-      double[] next = new double[keySlots];
-      for (int k = 0; k < keySlots; k++) {
-        next[k] = windowCounts[k] + SMOOTHING;
-      }
-      reset(next);
-      paused = true;
-      onChange.accept(next);
       return true;
     }
     return false;
@@ -159,41 +208,32 @@ final class Estimator implements AutoCloseable {
         continue;
       }
       totalCounts[slot]++;
-      if (windowFill == window) {
-        windowCounts[windowSlots[windowPosition]]--;
-      } else {
-        windowFill++;
-      }
-      windowSlots[windowPosition] = slot;
       windowCounts[slot]++;
-      windowPosition = windowPosition + 1 == window ? 0 : windowPosition + 1;
-      sinceTest++;
-      sinceChange++;
+      windowFill++;
     }
   }
 
-  /** Two-sample KS p-value of the window against the reference, keys by estimated popularity. */
+  /** Two-sample KS p-value of the window against the reference, keys in slot order. */
   private double pValue() {
-    double refTotal = 0;
-    for (double w : reference) {
-      refTotal += w;
-    }
     double d = 0;
     double cumWindow = 0;
     double cumRef = 0;
-    if (order == null) {
-      order = byDescendingWeight(reference);
-    }
-    for (int k : order) {
+    for (int k = 0; k < keySlots; k++) {
       cumWindow += windowCounts[k];
       cumRef += reference[k];
-      d = Math.max(d, Math.abs(cumWindow / windowFill - cumRef / refTotal));
+      d = Math.max(d, Math.abs(cumWindow / windowFill - cumRef / referenceTotal));
     }
-    return new KolmogorovSmirnovTest().approximateP(d, window, window);
+    int refSize = referenceSamples == EXACT ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE, referenceSamples);
+    return new KolmogorovSmirnovTest().approximateP(d, (int) Math.min(Integer.MAX_VALUE, windowFill), refSize);
   }
 
   synchronized long[] totalCounts() {
     return totalCounts.clone();
+  }
+
+  /** Accesses behind the estimate in force, or {@link #EXACT}. */
+  synchronized long samples() {
+    return referenceSamples;
   }
 
   double lastPValue() {
@@ -208,8 +248,13 @@ final class Estimator implements AutoCloseable {
     return detections;
   }
 
-  int windowFill() {
-    return windowFill;
+  long refinements() {
+    return refinements;
+  }
+
+  /** Accesses the window under way must hold before it is tested. */
+  synchronized long windowTarget() {
+    return windowTarget;
   }
 
   @Override
@@ -223,7 +268,7 @@ final class Estimator implements AutoCloseable {
     }
   }
 
-  /** For callers that need the window's snapshot (tests). */
+  /** The counts of the window under way (tests). */
   synchronized int[] windowCounts() {
     return Arrays.copyOf(windowCounts, keySlots);
   }

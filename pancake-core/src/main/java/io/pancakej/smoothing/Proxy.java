@@ -103,6 +103,10 @@ public final class Proxy implements AutoCloseable {
   private final LongAdder swapCount = new LongAdder();
   private final AtomicLong transitions = new AtomicLong();
   private volatile long lastSwapMillis = -1;
+  /** Accesses the estimate in force was learned from, or {@link Estimator#EXACT} when declared. */
+  private volatile long estimateSamples;
+  /** Where the estimate in force came from, in words (printed by the YCSB binding, saved with the state). */
+  private volatile String estimateSource;
   private final AtomicBoolean open = new AtomicBoolean(true);
   private final Pacer pacer;
   private final Estimator estimator;
@@ -118,7 +122,9 @@ public final class Proxy implements AutoCloseable {
 
   private Proxy(PancakeConfig config, KvStore store, StateDirectory stateDir, MasterKey masterKey,
       ReplicaCodec codec, Phase phase, byte[][] keyOfSlot, int[] freeOrder, int nextFree, byte[] stateId,
-      long walSequence, boolean eagerSwaps) {
+      long walSequence, long estimateSamples, String estimateSource, boolean eagerSwaps) {
+    this.estimateSamples = estimateSamples;
+    this.estimateSource = estimateSource;
     this.store = store;
     this.stateDir = stateDir;
     this.masterKey = masterKey;
@@ -152,8 +158,8 @@ public final class Proxy implements AutoCloseable {
     this.pacer = new Pacer(this::pacerBatch, requestCount::sum, config.pacerRate(), config.pacerFraction(),
         () -> this.phase instanceof Transition ? swapRate : 0);
     this.estimator = config.adapt()
-        ? new Estimator(phase.target.keySlots, config.windowSize(), config.detectionConfidence(),
-            phase.target.estimate, this::onDistributionChange)
+        ? new Estimator(phase.target.keySlots, config.firstWindow(), config.windowSize(), config.detectionConfidence(),
+            phase.target.estimate, estimateSamples, this::onEstimate)
         : null;
     if (estimator != null && phase instanceof Transition) {
       estimator.pause(true);
@@ -299,17 +305,21 @@ public final class Proxy implements AutoCloseable {
     byte[][] keyOfSlot = new byte[n][];
     double[] estimate = new double[n];
     int bound = 0;
-    if (config.distributionFile() != null) {
-      Map<String, Double> weights = DistributionFile.read(config.distributionFile());
+    PancakeConfig.Declared declared = config.declaredDistribution();
+    String source;
+    if (declared != null) {
+      Map<String, Double> weights = declared.weights();
       double[] inOrder = DistributionFile.estimate(DistributionFile.weightsInOrder(weights), n);
       for (String k : weights.keySet()) {
-        keyOfSlot[order[bound++]] = checkedFileKey(config, k);
+        keyOfSlot[order[bound++]] = checkedFileKey(declared, config, k);
       }
       for (int i = 0; i < n; i++) {
         estimate[order[i]] = inOrder[i];
       }
+      source = declared.source();
     } else {
       Arrays.fill(estimate, 1.0 / n);
+      source = "none declared: uniform over the " + n + " key slots until the detector learns the workload";
     }
     ReplicaPlan plan = ReplicaPlan.build(estimate, rnd);
     byte[] stateId = new byte[16];
@@ -317,16 +327,16 @@ public final class Proxy implements AutoCloseable {
     ReplicaCodec codec = new ReplicaCodec(config.keySize(), config.valueSize());
     WriteAheadLog.deleteBefore(dir.path(), Long.MAX_VALUE); // leftovers of an earlier, unfinished state
     Proxy proxy = new Proxy(config, store, dir, key, codec, new Phase.Steady(plan), keyOfSlot, order, bound,
-        stateId, 1, eager);
+        stateId, 1, Estimator.EXACT, source, eager);
     proxy.writeInitialReplicas(plan);
     proxy.checkpoint();
     return proxy;
   }
 
-  private static byte[] checkedFileKey(PancakeConfig config, String k) {
+  private static byte[] checkedFileKey(PancakeConfig.Declared declared, PancakeConfig config, String k) {
     byte[] kb = k.getBytes(StandardCharsets.UTF_8);
     if (kb.length > config.keySize()) {
-      throw new ValueTooLargeException("a key in " + config.distributionFile() + " is " + kb.length
+      throw new ValueTooLargeException("a key in the " + declared.source() + " is " + kb.length
           + " bytes, more than pancake.key.size = " + config.keySize());
     }
     return kb;
@@ -361,7 +371,7 @@ public final class Proxy implements AutoCloseable {
     ReplicaCodec codec = new ReplicaCodec(s.keySize(), s.valueSize());
     Recovered r = recover(dir, key, s);
     Proxy proxy = new Proxy(config, store, dir, key, codec, phase, r.keyOfSlot, r.freeOrder, 0, s.stateId(),
-        r.nextSequence, eager);
+        r.nextSequence, s.estimateSamples(), s.estimateSource(), eager);
     proxy.cache.restore(r.pending, phase.target, proxy.versions.incrementAndGet());
     proxy.checkCanary();
     proxy.freeDeleted(r.deletedSlots);
@@ -373,9 +383,10 @@ public final class Proxy implements AutoCloseable {
       // re-sealing a state of several MB would only delay the first request.
       proxy.checkpoint();
     }
-    if (config.distributionFile() != null) {
-      // an explicit distribution file wins over the saved estimate: swap towards it
-      proxy.warmStartFrom(config);
+    PancakeConfig.Declared declared = config.declaredDistribution();
+    if (declared != null) {
+      // a declared distribution wins over the saved estimate: swap towards it if it differs
+      proxy.warmStartFrom(declared, config);
     }
     return proxy;
   }
@@ -466,24 +477,26 @@ public final class Proxy implements AutoCloseable {
     }
   }
 
-  private void warmStartFrom(PancakeConfig config) {
-    Map<String, Double> weights = DistributionFile.read(config.distributionFile());
+  private void warmStartFrom(PancakeConfig.Declared declared, PancakeConfig config) {
+    Map<String, Double> weights = declared.weights();
     int n = phase.target.keySlots;
     double[] inOrder = DistributionFile.estimate(DistributionFile.weightsInOrder(weights), n);
-    double[] estimate = new double[n];
-    boolean[] listed = new boolean[n];
+    double[] estimate = new double[n]; // slots of unlisted keys, and free ones, get none
     int i = 0;
     for (String k : weights.keySet()) {
-      int slot = keys.bindQuietly(checkedFileKey(config, k));
+      int slot = keys.bindQuietly(checkedFileKey(declared, config, k));
       estimate[slot] = inOrder[i++];
-      listed[slot] = true;
     }
+    double[] current = phase.target.estimate;
+    double distance = 0;
     for (int s = 0; s < n; s++) {
-      if (!listed[s]) {
-        estimate[s] = 1.0 / n;
-      }
+      distance += Math.abs(estimate[s] - current[s]);
     }
-    startTransition(estimate);
+    if (distance < 1e-9 && estimateSamples == Estimator.EXACT) {
+      return; // the state already holds this estimate
+    }
+    startTransition(estimate, Estimator.EXACT, declared.source() + " (the proxy swaps replicas from the saved"
+        + " estimate, " + estimateSource + ", to it)");
   }
 
   /** Paper Init: every replica slot gets a sealed value; dummies and unbound slots hold none. */
@@ -560,7 +573,7 @@ public final class Proxy implements AutoCloseable {
       }
       return new ProxyState(storeDescription, stateId, plan.keySlots, codec.valueSize, codec.keySize,
           plan.estimate, plan.ownerOf, plan.indexOf, keys.snapshotKeys(), keys.freeOrder(), 0,
-          cache.snapshot(), t, 0, cache.deletedSlots());
+          cache.snapshot(), t, 0, cache.deletedSlots(), estimateSamples, estimateSource);
     }
   }
 
@@ -1187,31 +1200,46 @@ public final class Proxy implements AutoCloseable {
 
   // ---------------------------------------------------------------- distribution changes
 
-  private void onDistributionChange(double[] newEstimate) {
+  /** The estimator's new estimate: a detected change, or a refinement of a learned estimate. */
+  private void onEstimate(double[] newEstimate, long samples, boolean detected) {
     if (open.get()) {
-      startTransition(newEstimate);
+      startTransition(newEstimate, samples, detected
+          ? "learned: a change was detected, estimate from the last " + samples + " accesses"
+          : "learned from " + samples + " accesses");
     }
   }
 
+  /** An estimate that waits for the transition under way to finish. */
+  private record NextEstimate(double[] estimate, long samples, String source) {}
+
+  private NextEstimate afterTransition;
+
   /**
-   * Starts swapping replicas towards a plan for {@code newEstimate} (paper section 5.1). Returns
-   * false, doing nothing, if a transition is already running or no replica changes hands.
+   * Moves to a plan for {@code newEstimate} (paper section 5.1), learned from {@code samples}
+   * accesses ({@link Estimator#EXACT}: declared) and described by {@code source}: at once if no
+   * replica changes hands, else by starting a swapping transition. During a transition the
+   * estimate waits until it finishes. Returns true if a transition started.
    */
-  boolean startTransition(double[] newEstimate) {
+  boolean startTransition(double[] newEstimate, long samples, String source) {
     long stamp = phaseLock.writeLock();
     List<Integer> deleted;
     Transition t;
     RuntimeException unsaved = null;
     try {
       if (phase instanceof Transition) {
+        afterTransition = new NextEstimate(newEstimate, samples, source);
         return false;
       }
       ReplicaPlan current = phase.target;
       ReplicaPlan.Successor next = current.successor(newEstimate, random.get());
+      estimateSamples = samples;
+      estimateSource = source;
+      if (estimator != null) {
+        estimator.adopt(next.plan().estimate, samples);
+      }
       if (next.swaps().length == 0) {
         phase = new Phase.Steady(next.plan());
         if (estimator != null) {
-          estimator.reset(next.plan().estimate);
           estimator.pause(false);
         }
         return false;
@@ -1294,17 +1322,22 @@ public final class Proxy implements AutoCloseable {
   }
 
   private void finishTransition() {
+    NextEstimate waiting = null;
     long stamp = phaseLock.writeLock();
     try {
       if (phase instanceof Transition && ((Transition) phase).remainingSwaps() == 0) {
         phase = new Phase.Steady(phase.target);
-        if (estimator != null) {
-          estimator.reset(phase.target.estimate);
+        waiting = afterTransition;
+        afterTransition = null;
+        if (estimator != null && waiting == null) {
           estimator.pause(false);
         }
       }
     } finally {
       phaseLock.unlockWrite(stamp);
+    }
+    if (waiting != null) {
+      startTransition(waiting.estimate(), waiting.samples(), waiting.source());
     }
   }
 
@@ -1318,14 +1351,14 @@ public final class Proxy implements AutoCloseable {
         cache.valueBytes(), queue.size(), keys.boundKeys(), p.target.keySlots, p.target.realReplicas,
         transitions.get(), t == null ? 0 : t.remainingSwaps(), swapCount.sum(),
         t == null ? 0 : t.cachedValues(), t == null ? 0 : t.cachedValueBytes(),
-        estimator == null ? Double.NaN : estimator.lastPValue());
+        estimator == null ? Double.NaN : estimator.lastPValue(), estimateSamples, estimateSource);
   }
 
   /** A snapshot of the engine's counters. */
   public record Stats(long requests, long batches, long pacerBatches, int updateCacheEntries,
       long updateCacheBytes, int queued, int keys, int capacity, int realReplicas,
       long transitions, int pendingSwaps, long swapsDone, int swapCacheEntries, long swapCacheBytes,
-      double lastChangeTestP) {}
+      double lastChangeTestP, long estimateSamples, String estimateSource) {}
 
   Phase phase() {
     return phase;

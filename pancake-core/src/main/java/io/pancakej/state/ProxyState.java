@@ -17,7 +17,9 @@ import io.pancakej.StateException;
  * estimate, the replica plan (owner and index of every replica slot), the key table, the order in
  * which free key slots are handed out, the pending UpdateCache entries, and the key slots whose
  * deletion reached every replica but which were still in use when the snapshot was taken (a reopen
- * frees them; without them a crash would strand those slots as bound keys forever).
+ * frees them; without them a crash would strand those slots as bound keys forever), and where the
+ * estimate came from: how many accesses it was learned from (-1: declared, exact) and a line
+ * saying what it is.
  */
 public record ProxyState(
     String storeDescription,
@@ -34,7 +36,9 @@ public record ProxyState(
     List<PendingEntry> pending,
     TransitionState transition,
     long walSequence,
-    int[] deletedSlots) {
+    int[] deletedSlots,
+    long estimateSamples,
+    String estimateSource) {
 
   private static final int FORMAT = 4;
   /** The format before deleted slots were saved; still read (it has none). */
@@ -43,7 +47,7 @@ public record ProxyState(
   /** The same state, to be paired with write-ahead log files from {@code seq} on. */
   public ProxyState withWalSequence(long seq) {
     return new ProxyState(storeDescription, stateId, capacity, valueSize, keySize, estimate, ownerOf, indexOf,
-        keyOfSlot, freeOrder, nextFree, pending, transition, seq, deletedSlots);
+        keyOfSlot, freeOrder, nextFree, pending, transition, seq, deletedSlots, estimateSamples, estimateSource);
   }
 
   /** A replica swap in progress: the plan it started from and the slots not yet swapped. */
@@ -111,6 +115,8 @@ public record ProxyState(
       for (int slot : deletedSlots) {
         out.writeInt(slot);
       }
+      out.writeLong(estimateSamples);
+      out.writeUTF(estimateSource);
       out.flush();
       return bytes.toByteArray();
     } catch (IOException e) {
@@ -187,11 +193,14 @@ public record ProxyState(
       for (int i = 0; i < deleted.length; i++) {
         deleted[i] = in.readInt();
       }
+      boolean old = format == FORMAT_WITHOUT_DELETED;
+      long samples = old ? -1 : in.readLong();
+      String source = old ? "a state saved by an earlier version" : in.readUTF();
       if (in.available() != 0) {
         throw new StateException("proxy state has " + in.available() + " unexpected trailing bytes");
       }
       return new ProxyState(store, id, capacity, valueSize, keySize, estimate, owner, index, keys, free, nextFree,
-          pending, transition, walSequence, deleted);
+          pending, transition, walSequence, deleted, samples, source);
     } catch (EOFException e) {
       throw new StateException("proxy state is truncated", e);
     } catch (IOException e) {

@@ -136,7 +136,7 @@ class SwappingTest {
         model.put(i, v);
       }
       double[] zipf = ReplicaPlanTest.zipf(n, 0.99, 0);
-      assertTrue(proxy.startTransition(bySlot(proxy, zipf)));
+      assertTrue(proxy.startTransition(bySlot(proxy, zipf), Estimator.EXACT, "test"));
       int swaps = proxy.stats().pendingSwaps();
       assertTrue(swaps > 50, "a uniform-to-zipf change swaps many replicas: " + swaps);
       // writes during swapping too
@@ -197,7 +197,7 @@ class SwappingTest {
       double[][] estimates = {ReplicaPlanTest.zipf(n, 1.1, 0), ReplicaPlanTest.uniform(n),
           ReplicaPlanTest.zipf(n, 0.9, 50), ReplicaPlanTest.zipf(n, 1.3, 120)};
       for (double[] e : estimates) {
-        assertTrue(proxy.startTransition(bySlot(proxy, e)));
+        assertTrue(proxy.startTransition(bySlot(proxy, e), Estimator.EXACT, "test"));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (proxy.phase() instanceof Transition && System.nanoTime() < deadline) {
           Thread.sleep(5);
@@ -242,7 +242,7 @@ class SwappingTest {
       double[] to = ReplicaPlanTest.zipf(n, 1.2, 0);
       EnumeratedIntegerDistribution w = workload(to, 17);
       recorder.recording = true;
-      assertTrue(proxy.startTransition(bySlot(proxy, to)));
+      assertTrue(proxy.startTransition(bySlot(proxy, to), Estimator.EXACT, "test"));
       for (int i = 0; i < (2 * n) / 6 * 2; i++) {
         proxy.get(key(w.sample()));
       }
@@ -310,7 +310,7 @@ class SwappingTest {
         proxy.put(key(i), counter(i, 7));
         model.put(i, counter(i, 7));
       }
-      assertTrue(proxy.startTransition(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0))));
+      assertTrue(proxy.startTransition(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0)), Estimator.EXACT, "test"));
       for (int i = 0; i < 20; i++) {
         proxy.get(key(i % n));
       }
@@ -348,7 +348,7 @@ class SwappingTest {
       Path blocker = dir.resolve("g").resolve("state.bin.tmp");
       java.nio.file.Files.createDirectories(blocker);
       assertThrows(io.pancakej.StateException.class,
-          () -> proxy.startTransition(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0))));
+          () -> proxy.startTransition(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0)), Estimator.EXACT, "test"));
       assertTrue(proxy.phase() instanceof Transition);
       int pending = proxy.stats().pendingSwaps();
       assertTrue(pending > 0);
