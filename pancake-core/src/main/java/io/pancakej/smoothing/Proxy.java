@@ -144,6 +144,7 @@ public final class Proxy implements AutoCloseable {
       public void freed(int slot) {
         wal.append(WriteAheadLog.FREE, ByteBuffer.allocate(4).putInt(slot).array());
         cache.forgetDeleted(slot);
+        freedSlots.add(slot);
       }
     });
     this.stateId = stateId;
@@ -795,6 +796,7 @@ public final class Proxy implements AutoCloseable {
     // a key deleted everywhere gives its slot back once nobody refers to it
     if (cache.isDeletedEverywhere(keySlot)) {
       freeIfUnused(keySlot);
+      dropFreedSlots();
     }
   }
 
@@ -844,6 +846,7 @@ public final class Proxy implements AutoCloseable {
       pendingFinish = false;
       finishTransition();
     }
+    dropFreedSlots();
   }
 
   /** Executes a batch; returns true if it completed the last swap of a transition. */
@@ -1213,6 +1216,62 @@ public final class Proxy implements AutoCloseable {
   private record NextEstimate(double[] estimate, long samples, String source) {}
 
   private NextEstimate afterTransition;
+  /** Key slots freed since the estimate last dropped them (their real probability goes elsewhere). */
+  private final ConcurrentLinkedQueue<Integer> freedSlots = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean reweighting = new AtomicBoolean();
+
+  /**
+   * A freed slot's key is gone, so the real accesses the estimate gives it now go to the other
+   * keys: without a new plan its replicas would go quiet together (a deleted hot key's R(k)
+   * labels at once). The estimate drops freed slots and is renormalized; when every key still has
+   * enough replicas this is a new plan on the same layout at once, otherwise a swapping
+   * transition. During a transition it waits until the transition finishes.
+   */
+  private void dropFreedSlots() {
+    if (freedSlots.isEmpty() || !reweighting.compareAndSet(false, true)) {
+      return;
+    }
+    NextEstimate needsSwaps = null;
+    long stamp = phaseLock.writeLock();
+    try {
+      if (!(phase instanceof Phase.Steady) || !open.get()) {
+        return;
+      }
+      double[] estimate = phase.target.estimate.clone();
+      double dropped = 0;
+      Integer slot;
+      while ((slot = freedSlots.poll()) != null) {
+        if (keys.keyOf(slot) == null && estimate[slot] > 0) {
+          dropped += estimate[slot];
+          estimate[slot] = 0;
+        }
+      }
+      if (dropped == 0 || dropped >= 1 - 1e-12) {
+        return; // nothing changed, or no key is left to carry the accesses (any plan is uniform then)
+      }
+      long samples = estimateSamples == Estimator.EXACT ? Estimator.EXACT
+          : Math.max(1, Math.round(estimateSamples * (1 - dropped)));
+      String source = estimateSource.endsWith(", minus deleted keys") ? estimateSource
+          : estimateSource + ", minus deleted keys";
+      ReplicaPlan same = phase.target.reweighted(estimate);
+      if (same == null) {
+        needsSwaps = new NextEstimate(estimate, samples, source);
+      } else {
+        phase = new Phase.Steady(same);
+        estimateSamples = samples;
+        estimateSource = source;
+        if (estimator != null) {
+          estimator.adopt(same.estimate, samples);
+        }
+      }
+    } finally {
+      phaseLock.unlockWrite(stamp);
+      reweighting.set(false);
+    }
+    if (needsSwaps != null) {
+      startTransition(needsSwaps.estimate(), needsSwaps.samples(), needsSwaps.source());
+    }
+  }
 
   /**
    * Moves to a plan for {@code newEstimate} (paper section 5.1), learned from {@code samples}
@@ -1339,6 +1398,7 @@ public final class Proxy implements AutoCloseable {
     if (waiting != null) {
       startTransition(waiting.estimate(), waiting.samples(), waiting.source());
     }
+    dropFreedSlots();
   }
 
   // ---------------------------------------------------------------- introspection

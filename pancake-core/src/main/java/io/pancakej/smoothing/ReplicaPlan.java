@@ -228,6 +228,21 @@ final class ReplicaPlan {
     return new Successor(new ReplicaPlan(pi, owner, index), Arrays.copyOf(freed, nf));
   }
 
+  /**
+   * The plan for {@code newEstimate} on this plan's layout (every replica slot keeps its owner and
+   * index), or null if some key would need more replicas than it has. Keys with more replicas than
+   * they need stay valid: their replicas' fake probability makes up the difference.
+   */
+  ReplicaPlan reweighted(double[] newEstimate) {
+    double[] pi = normalize(newEstimate);
+    for (int k = 0; k < keySlots; k++) {
+      if (Math.max(1, (int) Math.ceil(pi[k] * keySlots - CEIL_SLACK)) > replicaCount(k)) {
+        return null;
+      }
+    }
+    return new ReplicaPlan(pi, ownerOf, indexOf);
+  }
+
   /** A successor plan and the replica slots that change owner on the way to it. */
   record Successor(ReplicaPlan plan, int[] swaps) {}
 
