@@ -23,16 +23,18 @@ import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
  * conservative on discrete data).
  *
  * <ul>
- *   <li>A rejected test is a change: the window's counts, as they are (no pseudo-counts: a key
- *       never seen gets probability 0, and its one replica is then accessed like a dummy), become
- *       the estimate, learned from that many accesses.
- *   <li>A learned estimate that passes is refined: the window's counts are added to the counts
- *       it was learned from, until it rests on {@code maxWindow} accesses; then it is settled and
- *       only changes when a test rejects.
+ *   <li>A rejected test is a change: the counts of the next window of the same length, as they
+ *       are (no pseudo-counts: a key never seen gets probability 0, and its one replica is then
+ *       accessed like a dummy), become the estimate, learned from that many accesses. The
+ *       rejecting window itself is not used: it was chosen for being unusual, and as a reference
+ *       it would make the next tests reject again.
+ *   <li>A learned estimate that passes absorbs the window: it rests on every access since the
+ *       change, so it grows more precise than any window and the tests barely depend on each
+ *       other. The plan is rebuilt for it each time its sample has doubled.
  * </ul>
  *
- * A cold start or a change is therefore noticed within one short window, and the estimate then
- * converges without bias while the windows double.
+ * A cold start or a change is therefore noticed within one short window and followed after a
+ * second one, and the estimate then converges without bias while the windows double.
  */
 final class Estimator implements AutoCloseable {
   /** Samples behind a declared estimate: exact, never refined. */
@@ -60,7 +62,11 @@ final class Estimator implements AutoCloseable {
   private double[] reference;
   private double referenceTotal;
   private long referenceSamples;
+  /** Samples behind the estimate the plan was last built for. */
+  private long plannedSamples;
   private volatile boolean paused;
+  /** A test rejected: the window under way will be the new estimate. */
+  private boolean estimating;
   private volatile double lastP = Double.NaN;
   private volatile long tests;
   private volatile long detections;
@@ -94,8 +100,8 @@ final class Estimator implements AutoCloseable {
 
   /**
    * A new estimate is in force (probabilities), learned from {@code samples} accesses or
-   * {@link #EXACT}: later windows are tested against it, starting again from a short window
-   * unless it is settled.
+   * {@link #EXACT}: later windows are tested against it, from a short window (declared) or one as
+   * long as its sample (learned).
    */
   synchronized void adopt(double[] estimate, long samples) {
     double sum = 0;
@@ -109,14 +115,12 @@ final class Estimator implements AutoCloseable {
     }
     referenceTotal = samples > 0 ? samples : 1;
     referenceSamples = samples;
+    plannedSamples = samples;
+    estimating = false;
     clearWindow();
     // a declared estimate is first tested after a short window; a learned one after as many
     // accesses as it rests on (so windows double while it is refined)
     windowTarget = samples == EXACT ? firstWindow : Math.max(firstWindow, Math.min(maxWindow, samples));
-  }
-
-  private boolean settled() {
-    return referenceSamples == EXACT || referenceSamples >= maxWindow;
   }
 
   private void clearWindow() {
@@ -154,20 +158,38 @@ final class Estimator implements AutoCloseable {
       if (paused || windowFill < windowTarget) {
         return false;
       }
-      detected = test();
-      if (detected) {
+      detected = estimating;
+      if (estimating) {
+        // the window after the one that showed the change: a sample of the new workload that
+        // no test selected (adopting the rejecting window itself would keep a window chosen for
+        // being unusual as the reference, and the next tests would reject it again)
+        estimating = false;
         next = new double[keySlots];
         for (int k = 0; k < keySlots; k++) {
           next[k] = windowCounts[k];
         }
         samples = windowFill;
-      } else if (!settled()) {
-        refinements++;
-        next = new double[keySlots];
+      } else if (test()) {
+        estimating = true;
+        clearWindow(); // the next window, as long as this one, becomes the estimate
+        return false;
+      } else if (referenceSamples != EXACT) {
+        // no change: the window joins the sample the estimate rests on, which so grows more
+        // precise than any one window (tests then barely depend on each other); the plan follows
+        // each time that sample has doubled
         for (int k = 0; k < keySlots; k++) {
-          next[k] = reference[k] + windowCounts[k];
+          reference[k] += windowCounts[k];
         }
-        samples = referenceSamples + windowFill;
+        referenceSamples += windowFill;
+        referenceTotal = referenceSamples;
+        clearWindow();
+        windowTarget = Math.max(firstWindow, Math.min(maxWindow, referenceSamples));
+        if (referenceSamples < 2 * plannedSamples) {
+          return false;
+        }
+        refinements++;
+        next = reference.clone();
+        samples = referenceSamples;
       } else {
         clearWindow();
         windowTarget = Math.min(maxWindow, 2 * windowTarget);

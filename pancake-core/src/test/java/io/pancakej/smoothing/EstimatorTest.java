@@ -1,0 +1,144 @@
+package io.pancakej.smoothing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.apache.commons.math3.distribution.BinomialDistribution;
+import org.junit.jupiter.api.Test;
+
+import io.pancakej.distribution.AliasSampler;
+
+/**
+ * The estimator on its own, fed accesses directly, with a listener that adopts each estimate at
+ * once (as the proxy does when no replica has to move).
+ *
+ * <p>What it caught: the old estimator added 0.5 to every key's count and ordered keys by the
+ * estimate's own counts, so a steady workload looked changed at every test (the pseudo-counts and
+ * the regression of the ordering sample gave D far above the critical value) and the adapted
+ * plan was visibly biased.
+ */
+class EstimatorTest {
+  private static final int N = 10_000;
+  private static final int FIRST = 10_000;
+  private static final int WINDOW = 100_000;
+  private static final double CONFIDENCE = 0.95;
+
+  /** Records what the listener saw and adopts it at once. */
+  private static final class Adopting implements Estimator.Listener {
+    Estimator estimator;
+    final List<Boolean> detected = new ArrayList<>();
+    final List<Long> samples = new ArrayList<>();
+    double[] last;
+
+    @Override
+    public void estimate(double[] estimate, long samples, boolean detected) {
+      this.detected.add(detected);
+      this.samples.add(samples);
+      this.last = estimate.clone();
+      estimator.adopt(estimate, samples);
+      estimator.pause(false);
+    }
+  }
+
+  private static Estimator estimator(Adopting listener) {
+    double[] uniform = new double[N];
+    Arrays.fill(uniform, 1.0 / N);
+    Estimator e = new Estimator(N, FIRST, WINDOW, CONFIDENCE, uniform, Estimator.EXACT, listener);
+    listener.estimator = e;
+    return e;
+  }
+
+  /** Key slots drawn from a distribution, O(1) a draw. */
+  private record Workload(AliasSampler sampler, SplittableRandom random) {
+    int sample() {
+      return sampler.sample(random);
+    }
+  }
+
+  private static Workload zipf(long seed) {
+    return zipf(seed, 0);
+  }
+
+  private static Workload zipf(long seed, int shift) {
+    return new Workload(new AliasSampler(ReplicaPlanTest.zipf(N, 0.99, shift)), new SplittableRandom(seed));
+  }
+
+  private static void feed(Estimator e, Workload workload, long accesses) {
+    for (long i = 1; i <= accesses; i++) {
+      e.record(workload.sample());
+      if (i % 5_000 == 0) {
+        e.step();
+      }
+    }
+  }
+
+  @Test
+  void coldStart_detectsWithinTheFirstWindow_estimatesFromTheNext_refinesWithoutBias_thenSettles() {
+    Adopting listener = new Adopting();
+    Estimator e = estimator(listener);
+    Workload workload = zipf(1);
+    feed(e, workload, FIRST);
+    assertEquals(1, e.detections(), "uniform -> zipf must be detected at the first window");
+    assertTrue(listener.detected.isEmpty(), "the estimate comes from the window after the detection");
+    feed(e, workload, FIRST);
+    assertEquals(List.of(true), listener.detected, "the new estimate is adopted after a second window");
+    assertEquals(FIRST, listener.samples.get(0));
+    // the estimate is the window's counts as they are: keys never seen get exactly 0
+    double sum = Arrays.stream(listener.last).sum();
+    assertEquals(FIRST, sum, 1e-6, "the estimate is made of counts, no pseudo-counts added");
+    assertTrue(Arrays.stream(listener.last).anyMatch(c -> c == 0), "unseen keys get no mass");
+    // then refined each time its sample doubles, with windows that double up to the maximum (a
+    // false alarm, 5 % of tests, starts over from a fresh window)
+    feed(e, workload, 6L * WINDOW);
+    long lastSamples = listener.samples.get(listener.samples.size() - 1);
+    assertTrue(lastSamples >= 2 * WINDOW, "the estimate should rest on two full windows by now: " + listener.samples);
+    int refinements = 0;
+    for (int i = 1; i < listener.samples.size(); i++) {
+      if (!listener.detected.get(i)) {
+        refinements++;
+        assertTrue(listener.samples.get(i) >= 2 * listener.samples.get(i - 1), "plans follow doublings: " + listener.samples);
+      }
+    }
+    assertEquals(refinements, e.refinements());
+    assertTrue(e.detections() <= 2, "refinements are not changes: " + listener.detected);
+  }
+
+  @Test
+  void steadyWorkload_afterAdapting_declaresChangesNoMoreOftenThanTheTestLevel() {
+    Adopting listener = new Adopting();
+    Estimator e = estimator(listener);
+    Workload workload = zipf(2);
+    // adapt and settle (detection, then refinements up to a full window)
+    feed(e, workload, 3L * WINDOW);
+    long settledAt = e.tests();
+    long detectionsBefore = e.detections();
+    int windows = 40;
+    feed(e, workload, (long) windows * WINDOW);
+    long tests = e.tests() - settledAt;
+    long falseAlarms = e.detections() - detectionsBefore;
+    // each test rejects a steady workload with probability at most 1 - CONFIDENCE; allow what
+    // Binomial(tests, 0.05) exceeds with probability 5 % at most
+    int allowed = new BinomialDistribution(null, (int) tests, 1 - CONFIDENCE).inverseCumulativeProbability(0.95);
+    System.out.printf("steady zipf(0.99): %d tests over %d windows after settling, %d changes declared"
+        + " (at most %d allowed); last p = %.3f%n", tests, windows, falseAlarms, allowed, e.lastPValue());
+    // a declared change spends the next window on the new estimate instead of a test
+    assertTrue(tests + falseAlarms >= windows - 1, "too few tests: " + tests);
+    assertTrue(falseAlarms <= allowed, falseAlarms + " changes declared in a steady workload over " + tests + " tests");
+  }
+
+  @Test
+  void aRealChangeAfterSettling_isDetectedWithinOneWindow() {
+    Adopting listener = new Adopting();
+    Estimator e = estimator(listener);
+    feed(e, zipf(3), 3L * WINDOW);
+    long before = e.detections();
+    // the same skew on other keys: the hot set moves by 100 ranks
+    feed(e, zipf(4, 100), 2L * WINDOW);
+    assertTrue(e.detections() > before, "a shift of the hot set went unnoticed for two windows");
+  }
+}
