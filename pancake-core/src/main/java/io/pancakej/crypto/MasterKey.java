@@ -12,6 +12,7 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HexFormat;
+import java.util.Set;
 
 import org.bouncycastle.crypto.digests.SHA256Digest;
 import org.bouncycastle.crypto.generators.HKDFBytesGenerator;
@@ -25,7 +26,8 @@ import io.pancakej.ConfigException;
  * state-file seal never share a key.
  *
  * <p>Security guarantees: the key is generated with {@link SecureRandom}, stored in a key file
- * readable by its owner only (POSIX mode 600), and never appears in {@code toString()}, logs or
+ * readable by its owner only (POSIX mode 600; {@link #load} refuses a file that group or others can
+ * access), and never appears in {@code toString()}, logs or
  * exception messages.
  */
 public final class MasterKey {
@@ -102,7 +104,10 @@ public final class MasterKey {
     }
   }
 
-  /** Loads an existing key file. */
+  /**
+   * Loads an existing key file. On a POSIX file system the file must not be accessible to its
+   * group or others (mode 600 or 400), else this throws {@link ConfigException} with the fix.
+   */
   public static MasterKey load(Path file) {
     String text;
     try {
@@ -123,7 +128,32 @@ public final class MasterKey {
     if (secret.length != KEY_BYTES) {
       throw new ConfigException("master key file " + file + " is damaged (wrong length)");
     }
+    checkOwnerOnly(file);
     return new MasterKey(secret);
+  }
+
+  /**
+   * Refuses a key file that its group or other users may access, as OpenSSH refuses such a private
+   * key: whoever can read it can decrypt the store and link labels to keys, and whoever can write it
+   * can swap the key. File systems without POSIX permissions are not checked.
+   */
+  private static void checkOwnerOnly(Path file) {
+    if (!isPosix(file)) {
+      return;
+    }
+    Set<PosixFilePermission> perms;
+    try {
+      perms = Files.getPosixFilePermissions(file);
+    } catch (IOException e) {
+      throw new ConfigException("cannot read the permissions of master key file " + file + ": " + e.getMessage(), e);
+    }
+    Set<PosixFilePermission> others = EnumSet.copyOf(perms);
+    others.removeAll(EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
+        PosixFilePermission.OWNER_EXECUTE));
+    if (!others.isEmpty()) {
+      throw new ConfigException("master key file " + file + " has permissions " + PosixFilePermissions.toString(perms)
+          + ", so other users can access it; a master key must be readable by its owner only. Fix: chmod 600 " + file);
+    }
   }
 
   /** Derives a {@value #KEY_BYTES}-byte key for {@code purpose} with HKDF-SHA256 (no salt). */

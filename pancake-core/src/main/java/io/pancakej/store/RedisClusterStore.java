@@ -88,11 +88,17 @@ public final class RedisClusterStore implements KvStore {
       if (colon <= 0) {
         throw new ConfigException("bad seed node '" + s + "' in " + Stores.REDIS_CLUSTER_NODES_PROPERTY + "; expected host:port");
       }
+      int port;
       try {
-        seeds.add(new HostAndPort(s.substring(0, colon), Integer.parseInt(s.substring(colon + 1))));
+        port = Integer.parseInt(s.substring(colon + 1));
       } catch (NumberFormatException e) {
         throw new ConfigException("bad port in seed node '" + s + "' of " + Stores.REDIS_CLUSTER_NODES_PROPERTY, e);
       }
+      if (port < Stores.MIN_PORT || port > Stores.MAX_PORT) {
+        throw new ConfigException("port " + port + " of seed node '" + s + "' in " + Stores.REDIS_CLUSTER_NODES_PROPERTY
+            + " is out of range; a TCP port must be in " + Stores.MIN_PORT + ".." + Stores.MAX_PORT);
+      }
+      seeds.add(new HostAndPort(s.substring(0, colon), port));
     }
     String password = props.getProperty(Stores.REDIS_PASSWORD_PROPERTY);
     int timeout = Stores.intProperty(props, Stores.REDIS_TIMEOUT_PROPERTY, RedisStore.DEFAULT_TIMEOUT_MS);

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.pancakej.ConfigException;
 import io.pancakej.StoreException;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
@@ -14,6 +15,7 @@ import redis.clients.jedis.JedisPoolConfig;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -51,7 +53,7 @@ public final class RedisStore implements KvStore {
   /** Opens from {@code redis.host}, {@code redis.port}, {@code redis.password}, {@code redis.db}, {@code redis.timeout}. */
   public static RedisStore open(Properties props) {
     String host = props.getProperty(Stores.REDIS_HOST_PROPERTY, DEFAULT_HOST).trim();
-    int port = Stores.intProperty(props, Stores.REDIS_PORT_PROPERTY, DEFAULT_PORT);
+    int port = Stores.portProperty(props, Stores.REDIS_PORT_PROPERTY, DEFAULT_PORT);
     String password = props.getProperty(Stores.REDIS_PASSWORD_PROPERTY);
     int db = Stores.intProperty(props, Stores.REDIS_DB_PROPERTY, DEFAULT_DB);
     int timeout = Stores.intProperty(props, Stores.REDIS_TIMEOUT_PROPERTY, DEFAULT_TIMEOUT_MS);
@@ -60,9 +62,25 @@ public final class RedisStore implements KvStore {
       j.ping();
     } catch (JedisException e) {
       store.close();
+      String reply = serverReply(e);
+      if (reply != null && reply.contains("DB index")) {
+        throw new ConfigException(reply + " -- Redis at " + host + ":" + port + " refused SELECT " + db
+            + " from property " + Stores.REDIS_DB_PROPERTY + "=" + db + "; a database index must be below the server's "
+            + "'databases' setting (16 by default)", e);
+      }
       throw failure("cannot reach Redis at " + host + ":" + port, e);
     }
     return store;
+  }
+
+  /** Redis's own error reply ({@code ERR ...}) behind {@code e}, or null if it is not one. */
+  private static String serverReply(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof JedisDataException && t.getMessage() != null) {
+        return t.getMessage();
+      }
+    }
+    return null;
   }
 
   @Override

@@ -94,6 +94,24 @@ public final class Stores {
     }
   }
 
+  /** The valid range of a TCP port, as in {@code redis.port} and {@code redis.cluster.nodes}. */
+  public static final int MIN_PORT = 1;
+  public static final int MAX_PORT = 65535;
+
+  /**
+   * Reads a TCP port property ({@value #MIN_PORT}..{@value #MAX_PORT}), failing with a message
+   * that names it: an out-of-range port would otherwise surface later as a connection error that
+   * says nothing about the configuration.
+   */
+  public static int portProperty(Properties props, String name, int defaultValue) {
+    int port = intProperty(props, name, defaultValue);
+    if (port < MIN_PORT || port > MAX_PORT) {
+      throw new ConfigException("property " + name + " must be a TCP port in " + MIN_PORT + ".." + MAX_PORT
+          + ", got '" + props.getProperty(name).trim() + "'");
+    }
+    return port;
+  }
+
   /** Reads a {@code true}/{@code false} property, failing with a message that names it. */
   public static boolean booleanProperty(Properties props, String name, boolean defaultValue) {
     String v = props.getProperty(name);

@@ -146,6 +146,37 @@ class MasterKeyTest {
   }
 
   @Test
+  void load_ofAKeyFileOthersCanAccess_isRefusedWithThePermissionsAndTheFix() throws IOException {
+    Path file = tmp.resolve("master.key");
+    String fingerprint = MasterKey.loadOrCreate(file).fingerprint();
+    for (String mode : List.of("rw-r--r--", "rw-r-----", "r-----r--", "rw--w----", "rw-rw-rw-")) {
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
+      ConfigException e = assertThrows(ConfigException.class, () -> MasterKey.loadOrCreate(file), mode);
+      String m = e.getMessage();
+      assertTrue(m.contains(file.toString()), m);
+      assertTrue(m.contains(mode), m);
+      assertTrue(m.contains("chmod 600 " + file), m);
+    }
+    for (String mode : List.of("rw-------", "r--------")) {
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
+      assertEquals(fingerprint, MasterKey.load(file).fingerprint(), mode);
+    }
+  }
+
+  @Test
+  void load_onAFileSystemWithoutPosixPermissions_works() throws IOException {
+    Path file = tmp.resolve("master.key");
+    String fingerprint = MasterKey.loadOrCreate(file).fingerprint();
+    java.net.URI zip = java.net.URI.create("jar:" + tmp.resolve("keys.zip").toUri());
+    try (java.nio.file.FileSystem fs = java.nio.file.FileSystems.newFileSystem(zip, java.util.Map.of("create", "true"))) {
+      assertFalse(fs.supportedFileAttributeViews().contains("posix"));
+      Path inZip = fs.getPath("/master.key");
+      Files.copy(file, inZip);
+      assertEquals(fingerprint, MasterKey.load(inZip).fingerprint());
+    }
+  }
+
+  @Test
   void load_ofAMissingFile_throwsConfigException() {
     assertThrows(ConfigException.class, () -> MasterKey.load(tmp.resolve("absent")));
   }

@@ -34,6 +34,32 @@ class StoresTest {
   }
 
   @Test
+  void open_withRedisPortOutOfRange_isAConfigExceptionNamingPropertyValueAndRange() {
+    for (String port : new String[] {"0", "-1", "65536", "70000"}) {
+      Properties p = new Properties();
+      p.setProperty(Stores.STORE_PROPERTY, "redis");
+      p.setProperty(Stores.REDIS_PORT_PROPERTY, port);
+      ConfigException e = assertThrows(ConfigException.class, () -> Stores.open(p), port);
+      String m = e.getMessage();
+      assertTrue(m.contains("redis.port"), m);
+      assertTrue(m.contains("'" + port + "'"), m);
+      assertTrue(m.contains("1..65535"), m);
+    }
+  }
+
+  @Test
+  void open_redisClusterWithASeedPortOutOfRange_isAConfigExceptionNamingNodeAndRange() {
+    Properties p = new Properties();
+    p.setProperty(Stores.STORE_PROPERTY, "redis-cluster");
+    p.setProperty(Stores.REDIS_CLUSTER_NODES_PROPERTY, "127.0.0.1:7000, 127.0.0.1:99999");
+    ConfigException e = assertThrows(ConfigException.class, () -> Stores.open(p));
+    String m = e.getMessage();
+    assertTrue(m.contains("redis.cluster.nodes"), m);
+    assertTrue(m.contains("127.0.0.1:99999"), m);
+    assertTrue(m.contains("1..65535"), m);
+  }
+
+  @Test
   void open_redisClusterWithoutNodes_namesTheProperty() {
     Properties p = new Properties();
     p.setProperty(Stores.STORE_PROPERTY, "redis-cluster");
