@@ -31,6 +31,7 @@ import io.pancakej.StateException;
 import io.pancakej.ValueTooLargeException;
 import io.pancakej.crypto.Aead;
 import io.pancakej.crypto.CtrDrbg;
+import io.pancakej.crypto.EpochAead;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.crypto.Prf;
 import io.pancakej.distribution.DistributionFile;
@@ -84,7 +85,8 @@ public final class Proxy implements AutoCloseable {
   private final StateDirectory stateDir;
   private final MasterKey masterKey;
   private final Prf prf;
-  private final Aead aead;
+  /** Seals replicas and the canary: AES-256-GCM under counted key epochs (see {@link #valueAead}). */
+  private final EpochAead aead;
   private final ReplicaCodec codec;
   private final KeyTable keys;
   private final UpdateCache cache = new UpdateCache();
@@ -118,12 +120,12 @@ public final class Proxy implements AutoCloseable {
 
   private Proxy(PancakeConfig config, KvStore store, StateDirectory stateDir, MasterKey masterKey,
       ReplicaCodec codec, Phase phase, byte[][] keyOfSlot, int[] freeOrder, int nextFree, byte[] stateId,
-      long walSequence, boolean eagerSwaps) {
+      long walSequence, ProxyState.KeyEpoch savedKeyEpoch, boolean eagerSwaps) {
     this.store = store;
     this.stateDir = stateDir;
     this.masterKey = masterKey;
     this.prf = new Prf(masterKey.derive("pancake-j label prf v1"), 16);
-    this.aead = new Aead(masterKey.derive("pancake-j value aead v1"));
+    this.aead = valueAead(config, stateDir, masterKey, stateId, savedKeyEpoch);
     this.codec = codec;
     this.phase = phase;
     this.wal = WriteAheadLog.open(stateDir.path(), new Aead(masterKey.derive("pancake-j wal v1")), config.walSync(),
@@ -159,6 +161,24 @@ public final class Proxy implements AutoCloseable {
     }
     this.checkpointer = new Thread(this::checkpointLoop, "pancake-checkpoint");
     this.checkpointer.setDaemon(true);
+  }
+
+  /**
+   * The value cipher. Epoch e's key is HKDF(master, "pancake-j value aead v2 <state id> epoch e"):
+   * bound to the state, so a state re-created under the same key file never reuses a key. It
+   * resumes from the later of the epoch file (the ledger, written before every reservation and
+   * epoch change) and the checkpoint's record, counting reserved encryptions as used: after a crash
+   * nothing sealed under an epoch goes uncounted (argument in {@link EpochAead}). A new state
+   * ({@code saved == null}) starts at epoch 0; its first encryption writes the ledger.
+   */
+  private static EpochAead valueAead(PancakeConfig config, StateDirectory dir, MasterKey key, byte[] stateId,
+      ProxyState.KeyEpoch saved) {
+    ProxyState.KeyEpoch start = saved == null
+        ? new ProxyState.KeyEpoch(0, 0)
+        : ProxyState.KeyEpoch.max(saved, dir.loadKeyEpoch(key, stateId));
+    String prefix = "pancake-j value aead v2 " + java.util.HexFormat.of().formatHex(stateId) + " epoch ";
+    return new EpochAead(e -> key.derive(prefix + e), start.epoch(), start.used(), config.aeadEpochBudget(),
+        (e, limit) -> dir.saveKeyEpoch(new ProxyState.KeyEpoch(e, limit), key, stateId));
   }
 
   private static ThreadLocal<RandomGenerator> randomSource(Long seed) {
@@ -316,7 +336,7 @@ public final class Proxy implements AutoCloseable {
     ReplicaCodec codec = new ReplicaCodec(config.keySize(), config.valueSize());
     WriteAheadLog.deleteBefore(dir.path(), Long.MAX_VALUE); // leftovers of an earlier, unfinished state
     Proxy proxy = new Proxy(config, store, dir, key, codec, new Phase.Steady(plan), keyOfSlot, order, bound,
-        stateId, 1, eager);
+        stateId, 1, null, eager);
     proxy.writeInitialReplicas(plan);
     proxy.checkpoint();
     return proxy;
@@ -360,7 +380,7 @@ public final class Proxy implements AutoCloseable {
     ReplicaCodec codec = new ReplicaCodec(s.keySize(), s.valueSize());
     Recovered r = recover(dir, key, s);
     Proxy proxy = new Proxy(config, store, dir, key, codec, phase, r.keyOfSlot, r.freeOrder, 0, s.stateId(),
-        r.nextSequence, eager);
+        r.nextSequence, s.keyEpoch(), eager);
     proxy.cache.restore(r.pending, phase.target, proxy.versions.incrementAndGet());
     proxy.checkCanary();
     proxy.checkpointedPhase = phase;
@@ -512,7 +532,7 @@ public final class Proxy implements AutoCloseable {
       id = aead.decrypt(sealed, canary);
     } catch (IntegrityException e) {
       throw new IntegrityException("store " + storeDescription + " holds data sealed under another master key"
-          + " than state " + stateDir.path(), e);
+          + " or by another state than state " + stateDir.path(), e);
     }
     if (!Arrays.equals(id, stateId)) {
       throw new StateException("store " + storeDescription + " was initialized by another PANCAKE state"
@@ -540,8 +560,14 @@ public final class Proxy implements AutoCloseable {
       }
       return new ProxyState(storeDescription, stateId, plan.keySlots, codec.valueSize, codec.keySize,
           plan.estimate, plan.ownerOf, plan.indexOf, keys.snapshotKeys(), keys.freeOrder(), 0,
-          cache.snapshot(), t, 0);
+          cache.snapshot(), t, 0, keyEpochSnapshot());
     }
+  }
+
+  /** The value key's epoch and reserved count, for the state file (the epoch file is the authority). */
+  private ProxyState.KeyEpoch keyEpochSnapshot() {
+    long[] e = aead.snapshot();
+    return new ProxyState.KeyEpoch((int) e[0], e[1]);
   }
 
   /**
@@ -632,6 +658,7 @@ public final class Proxy implements AutoCloseable {
     } catch (PancakeException e) {
       failure = e;
     } finally {
+      aead.close(); // no new key reservation once the state directory is about to be released
       try {
         store.close();
       } finally {
@@ -1236,6 +1263,11 @@ public final class Proxy implements AutoCloseable {
 
   Phase phase() {
     return phase;
+  }
+
+  /** The value cipher (tests: epochs and counts). */
+  EpochAead valueAead() {
+    return aead;
   }
 
   ReplicaPlan plan() {

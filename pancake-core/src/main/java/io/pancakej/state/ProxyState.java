@@ -15,7 +15,12 @@ import io.pancakej.StateException;
 /**
  * A snapshot of everything a PANCAKE proxy must carry from one process to the next: sizes, the
  * estimate, the replica plan (owner and index of every replica slot), the key table, the order in
- * which free key slots are handed out, and the pending UpdateCache entries.
+ * which free key slots are handed out, the pending UpdateCache entries, and the value key's epoch
+ * and its reserved encryption count (a lower bound; the state directory's epoch file has the
+ * latest, see {@link io.pancakej.crypto.EpochAead}).
+ *
+ * <p>Format 4 (key epochs: every replica carries an epoch header) replaced format 3; a format-3
+ * state's replicas cannot be read by this version.
  */
 public record ProxyState(
     String storeDescription,
@@ -31,14 +36,31 @@ public record ProxyState(
     int nextFree,
     List<PendingEntry> pending,
     TransitionState transition,
-    long walSequence) {
+    long walSequence,
+    KeyEpoch keyEpoch) {
 
-  private static final int FORMAT = 3;
+  private static final int FORMAT = 4;
 
   /** The same state, to be paired with write-ahead log files from {@code seq} on. */
   public ProxyState withWalSequence(long seq) {
     return new ProxyState(storeDescription, stateId, capacity, valueSize, keySize, estimate, ownerOf, indexOf,
-        keyOfSlot, freeOrder, nextFree, pending, transition, seq);
+        keyOfSlot, freeOrder, nextFree, pending, transition, seq, keyEpoch);
+  }
+
+  /**
+   * The value key's epoch and the number of encryptions that may have been done under it (a
+   * reservation: at least the real number). Ordered by epoch, then count.
+   */
+  public record KeyEpoch(int epoch, long used) implements Comparable<KeyEpoch> {
+    @Override
+    public int compareTo(KeyEpoch o) {
+      return epoch != o.epoch ? Integer.compare(epoch, o.epoch) : Long.compare(used, o.used);
+    }
+
+    /** The later of two records. */
+    public static KeyEpoch max(KeyEpoch a, KeyEpoch b) {
+      return a.compareTo(b) >= 0 ? a : b;
+    }
   }
 
   /** A replica swap in progress: the plan it started from and the slots not yet swapped. */
@@ -102,6 +124,8 @@ public record ProxyState(
         }
       }
       out.writeLong(walSequence);
+      out.writeInt(keyEpoch.epoch());
+      out.writeLong(keyEpoch.used());
       out.flush();
       return bytes.toByteArray();
     } catch (IOException e) {
@@ -114,6 +138,11 @@ public record ProxyState(
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
       int format = in.readInt();
+      if (format == 3) {
+        throw new StateException("proxy state has format 3, written by an earlier PANCAKE-J whose replicas carry"
+            + " no key-epoch header; this version reads format " + FORMAT + " only: load the data again into a"
+            + " fresh state (new pancake.state.dir and an empty store)");
+      }
       if (format != FORMAT) {
         throw new StateException("proxy state has format " + format + ", this version reads " + FORMAT);
       }
@@ -173,11 +202,16 @@ public record ProxyState(
         transition = new TransitionState(fromEstimate, fromOwner, fromIndex, swaps);
       }
       long walSequence = in.readLong();
+      int epoch = in.readInt();
+      long used = in.readLong();
+      if (epoch < 0 || used < 0) {
+        throw new StateException("proxy state is damaged (negative key epoch or count)");
+      }
       if (in.available() != 0) {
         throw new StateException("proxy state has " + in.available() + " unexpected trailing bytes");
       }
       return new ProxyState(store, id, capacity, valueSize, keySize, estimate, owner, index, keys, free, nextFree,
-          pending, transition, walSequence);
+          pending, transition, walSequence, new KeyEpoch(epoch, used));
     } catch (EOFException e) {
       throw new StateException("proxy state is truncated", e);
     } catch (IOException e) {
