@@ -128,8 +128,7 @@ public final class Proxy implements AutoCloseable {
     this.aead = valueAead(config, stateDir, masterKey, stateId, savedKeyEpoch);
     this.codec = codec;
     this.phase = phase;
-    this.wal = WriteAheadLog.open(stateDir.path(), new Aead(masterKey.derive("pancake-j wal v1")), config.walSync(),
-        walSequence);
+    this.wal = WriteAheadLog.open(stateDir.path(), walKeys(masterKey, stateId), config.walSync(), walSequence);
     this.keys = new KeyTable(keyOfSlot, freeOrder, nextFree, new KeyTable.Listener() {
       @Override
       public void bound(int slot, byte[] key) {
@@ -179,6 +178,12 @@ public final class Proxy implements AutoCloseable {
     String prefix = "pancake-j value aead v2 " + java.util.HexFormat.of().formatHex(stateId) + " epoch ";
     return new EpochAead(e -> key.derive(prefix + e), start.epoch(), start.used(), config.aeadEpochBudget(),
         (e, limit) -> dir.saveKeyEpoch(new ProxyState.KeyEpoch(e, limit), key, stateId));
+  }
+
+  /** Write-ahead log file s's key: one per file (bounded use), bound to the state. */
+  private static java.util.function.LongFunction<Aead> walKeys(MasterKey key, byte[] stateId) {
+    String prefix = "pancake-j wal v2 " + java.util.HexFormat.of().formatHex(stateId) + " file ";
+    return seq -> new Aead(key.derive(prefix + seq));
   }
 
   private static ThreadLocal<RandomGenerator> randomSource(Long seed) {
@@ -414,7 +419,7 @@ public final class Proxy implements AutoCloseable {
       pending.put(e.keySlot(), e);
     }
     boolean logWasEmpty = WriteAheadLog.isEmpty(dir.path(), s.walSequence());
-    long last = WriteAheadLog.replay(dir.path(), new Aead(key.derive("pancake-j wal v1")), s.walSequence(), rec -> {
+    long last = WriteAheadLog.replay(dir.path(), walKeys(key, s.stateId()), s.walSequence(), rec -> {
       ByteBuffer b = rec.payload();
       int slot = b.getInt();
       if (slot < 0 || slot >= keyOfSlot.length) {
