@@ -127,6 +127,10 @@ public final class EpochAead {
   }
 
   private SecretKeySpec keyOf(int epoch) {
+    SecretKeySpec known = keys.get(epoch);
+    if (known != null) {
+      return known;
+    }
     return keys.computeIfAbsent(epoch, e -> {
       byte[] k = keyOfEpoch.apply(e);
       if (k.length != 32) {
@@ -215,13 +219,14 @@ public final class EpochAead {
           + (ciphertext == null ? "missing" : ciphertext.length + " bytes") + ")");
     }
     int epoch = epochOf(ciphertext);
-    if (epoch < 0 || epoch > current.number) {
+    Epoch cur = current;
+    if (epoch < 0 || epoch > cur.number) {
       throw new IntegrityException("ciphertext names key epoch " + epoch + ", which was never in use"
           + " (tampered, or sealed by another state)");
     }
     try {
       Cipher c = cipher.get();
-      c.init(Cipher.DECRYPT_MODE, keyOf(epoch), new GCMParameterSpec(TAG * 8, ciphertext, HEADER_BYTES, NONCE));
+      c.init(Cipher.DECRYPT_MODE, epoch == cur.number ? cur.key : keyOf(epoch), new GCMParameterSpec(TAG * 8, ciphertext, HEADER_BYTES, NONCE));
       c.updateAAD(ciphertext, 0, HEADER_BYTES);
       if (associatedData != null) {
         c.updateAAD(associatedData);
