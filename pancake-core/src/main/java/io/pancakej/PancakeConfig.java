@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 
+import io.pancakej.crypto.EpochAead;
 import io.pancakej.distribution.DistributionFile;
 import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.KvStore;
@@ -66,6 +67,8 @@ public final class PancakeConfig {
   public static final String WAL_SYNC_PROPERTY = "pancake.wal.sync";
   /** Seed for the proxy's coins and samplers: tests and reproducible experiments only (insecure). */
   public static final String SEED_PROPERTY = "pancake.seed";
+  /** AES-GCM encryptions per value key epoch before the next epoch's key takes over (1 .. 2^32). */
+  public static final String AEAD_EPOCH_BUDGET_PROPERTY = "pancake.aead.epoch.budget";
   /** YCSB's record count, the default capacity. */
   public static final String YCSB_RECORD_COUNT = "recordcount";
   /** YCSB's insert count, added to the default capacity. */
@@ -85,6 +88,7 @@ public final class PancakeConfig {
   private final double pacerFraction;
   private final double pacerSwapRate;
   private final Long seed;
+  private final long aeadEpochBudget;
   private final Boolean combine;
   private final boolean adapt;
   private final WriteAheadLog.Sync walSync;
@@ -109,6 +113,7 @@ public final class PancakeConfig {
     this.pacerFraction = b.pacerFraction;
     this.pacerSwapRate = b.pacerSwapRate;
     this.seed = b.seed;
+    this.aeadEpochBudget = b.aeadEpochBudget;
     this.combine = b.combine;
     this.adapt = b.adapt;
     this.walSync = b.walSync;
@@ -180,6 +185,15 @@ public final class PancakeConfig {
         throw new ConfigException("property " + SEED_PROPERTY + " must be an integer, got '" + seed + "'", e);
       }
     }
+    String budget = props.getProperty(AEAD_EPOCH_BUDGET_PROPERTY);
+    if (budget != null && !budget.isBlank()) {
+      try {
+        b.aeadEpochBudget(Long.parseLong(budget.trim()));
+      } catch (NumberFormatException e) {
+        throw new ConfigException("property " + AEAD_EPOCH_BUDGET_PROPERTY + " must be an integer, got '" + budget
+            + "'", e);
+      }
+    }
     Properties copy = new Properties();
     copy.putAll(props);
     b.storeProperties(copy);
@@ -236,6 +250,11 @@ public final class PancakeConfig {
   /** The test seed, or null in production (SecureRandom). */
   public Long seed() {
     return seed;
+  }
+
+  /** AES-GCM encryptions per value key epoch. */
+  public long aeadEpochBudget() {
+    return aeadEpochBudget;
   }
 
   /**
@@ -320,6 +339,7 @@ public final class PancakeConfig {
     private double pacerFraction = DEFAULT_PACER_FRACTION;
     private double pacerSwapRate = DEFAULT_PACER_SWAP_RATE;
     private Long seed;
+    private long aeadEpochBudget = EpochAead.DEFAULT_BUDGET;
     private Boolean combine;
     private boolean adapt = true;
     private WriteAheadLog.Sync walSync = WriteAheadLog.Sync.WRITE;
@@ -412,6 +432,19 @@ public final class PancakeConfig {
     /** Deterministic coins for tests and experiments; never in production. */
     public Builder seed(long seed) {
       this.seed = seed;
+      return this;
+    }
+
+    /**
+     * AES-GCM encryptions per value key epoch (default 2^31; at most 2^32, the NIST SP 800-38D limit
+     * for random nonces). Small values force frequent epoch changes: tests only.
+     */
+    public Builder aeadEpochBudget(long encryptions) {
+      if (encryptions < 1 || encryptions > EpochAead.MAX_BUDGET) {
+        throw new ConfigException(AEAD_EPOCH_BUDGET_PROPERTY + " must be between 1 and 2^32 (" + EpochAead.MAX_BUDGET
+            + "), got " + encryptions);
+      }
+      this.aeadEpochBudget = encryptions;
       return this;
     }
 

@@ -19,7 +19,8 @@ import io.pancakej.PancakeException;
  * store cannot tell a re-encryption from a new value. Decryption authenticates both the
  * ciphertext and the associated data: any change to either, or a different key, raises
  * {@link IntegrityException}, never garbage. With random nonces one key should seal fewer than
- * 2^32 messages (NIST SP 800-38D); derive a new key before that.
+ * 2^32 messages (NIST SP 800-38D); derive a new key before that ({@link EpochAead} does so by
+ * counting).
  */
 public final class Aead {
   public static final int NONCE_BYTES = 12;

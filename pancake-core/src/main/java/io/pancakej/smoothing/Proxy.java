@@ -31,6 +31,7 @@ import io.pancakej.StateException;
 import io.pancakej.ValueTooLargeException;
 import io.pancakej.crypto.Aead;
 import io.pancakej.crypto.CtrDrbg;
+import io.pancakej.crypto.EpochAead;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.crypto.Prf;
 import io.pancakej.distribution.DistributionFile;
@@ -84,7 +85,8 @@ public final class Proxy implements AutoCloseable {
   private final StateDirectory stateDir;
   private final MasterKey masterKey;
   private final Prf prf;
-  private final Aead aead;
+  /** Seals replicas and the canary: AES-256-GCM under counted key epochs (see {@link #valueAead}). */
+  private final EpochAead aead;
   private final ReplicaCodec codec;
   private final KeyTable keys;
   private final UpdateCache cache = new UpdateCache();
@@ -122,18 +124,18 @@ public final class Proxy implements AutoCloseable {
 
   private Proxy(PancakeConfig config, KvStore store, StateDirectory stateDir, MasterKey masterKey,
       ReplicaCodec codec, Phase phase, byte[][] keyOfSlot, int[] freeOrder, int nextFree, byte[] stateId,
-      long walSequence, long estimateSamples, String estimateSource, boolean eagerSwaps) {
+      long walSequence, long estimateSamples, String estimateSource, ProxyState.KeyEpoch savedKeyEpoch,
+      boolean eagerSwaps) {
     this.estimateSamples = estimateSamples;
     this.estimateSource = estimateSource;
     this.store = store;
     this.stateDir = stateDir;
     this.masterKey = masterKey;
     this.prf = new Prf(masterKey.derive("pancake-j label prf v1"), 16);
-    this.aead = new Aead(masterKey.derive("pancake-j value aead v1"));
+    this.aead = valueAead(config, stateDir, masterKey, stateId, savedKeyEpoch);
     this.codec = codec;
     this.phase = phase;
-    this.wal = WriteAheadLog.open(stateDir.path(), new Aead(masterKey.derive("pancake-j wal v1")), config.walSync(),
-        walSequence);
+    this.wal = WriteAheadLog.open(stateDir.path(), walKeys(masterKey, stateId), config.walSync(), walSequence);
     this.keys = new KeyTable(keyOfSlot, freeOrder, nextFree, new KeyTable.Listener() {
       @Override
       public void bound(int slot, byte[] key) {
@@ -167,6 +169,30 @@ public final class Proxy implements AutoCloseable {
     }
     this.checkpointer = new Thread(this::checkpointLoop, "pancake-checkpoint");
     this.checkpointer.setDaemon(true);
+  }
+
+  /**
+   * The value cipher. Epoch e's key is HKDF(master, "pancake-j value aead v2 <state id> epoch e"):
+   * bound to the state, so a state re-created under the same key file never reuses a key. It
+   * resumes from the later of the epoch file (the ledger, written before every reservation and
+   * epoch change) and the checkpoint's record, counting reserved encryptions as used: after a crash
+   * nothing sealed under an epoch goes uncounted (argument in {@link EpochAead}). A new state
+   * ({@code saved == null}) starts at epoch 0; its first encryption writes the ledger.
+   */
+  private static EpochAead valueAead(PancakeConfig config, StateDirectory dir, MasterKey key, byte[] stateId,
+      ProxyState.KeyEpoch saved) {
+    ProxyState.KeyEpoch start = saved == null
+        ? new ProxyState.KeyEpoch(0, 0)
+        : ProxyState.KeyEpoch.max(saved, dir.loadKeyEpoch(key, stateId));
+    String prefix = "pancake-j value aead v2 " + java.util.HexFormat.of().formatHex(stateId) + " epoch ";
+    return new EpochAead(e -> key.derive(prefix + e), start.epoch(), start.used(), config.aeadEpochBudget(),
+        (e, limit) -> dir.saveKeyEpoch(new ProxyState.KeyEpoch(e, limit), key, stateId));
+  }
+
+  /** Write-ahead log file s's key: one per file (bounded use), bound to the state. */
+  private static java.util.function.LongFunction<Aead> walKeys(MasterKey key, byte[] stateId) {
+    String prefix = "pancake-j wal v2 " + java.util.HexFormat.of().formatHex(stateId) + " file ";
+    return seq -> new Aead(key.derive(prefix + seq));
   }
 
   private static ThreadLocal<RandomGenerator> randomSource(Long seed) {
@@ -328,7 +354,7 @@ public final class Proxy implements AutoCloseable {
     ReplicaCodec codec = new ReplicaCodec(config.keySize(), config.valueSize());
     WriteAheadLog.deleteBefore(dir.path(), Long.MAX_VALUE); // leftovers of an earlier, unfinished state
     Proxy proxy = new Proxy(config, store, dir, key, codec, new Phase.Steady(plan), keyOfSlot, order, bound,
-        stateId, 1, Estimator.EXACT, source, eager);
+        stateId, 1, Estimator.EXACT, source, null, eager);
     proxy.writeInitialReplicas(plan);
     proxy.checkpoint();
     return proxy;
@@ -372,7 +398,7 @@ public final class Proxy implements AutoCloseable {
     ReplicaCodec codec = new ReplicaCodec(s.keySize(), s.valueSize());
     Recovered r = recover(dir, key, s);
     Proxy proxy = new Proxy(config, store, dir, key, codec, phase, r.keyOfSlot, r.freeOrder, 0, s.stateId(),
-        r.nextSequence, s.estimateSamples(), s.estimateSource(), eager);
+        r.nextSequence, s.estimateSamples(), s.estimateSource(), s.keyEpoch(), eager);
     proxy.cache.restore(r.pending, phase.target, proxy.versions.incrementAndGet());
     proxy.checkCanary();
     proxy.freeDeleted(r.deletedSlots);
@@ -410,7 +436,7 @@ public final class Proxy implements AutoCloseable {
     }
     boolean logWasEmpty = WriteAheadLog.isEmpty(dir.path(), s.walSequence());
     java.util.Set<Integer> rebound = new java.util.HashSet<>();
-    long last = WriteAheadLog.replay(dir.path(), new Aead(key.derive("pancake-j wal v1")), s.walSequence(), rec -> {
+    long last = WriteAheadLog.replay(dir.path(), walKeys(key, s.stateId()), s.walSequence(), rec -> {
       ByteBuffer b = rec.payload();
       int slot = b.getInt();
       if (slot < 0 || slot >= keyOfSlot.length) {
@@ -544,9 +570,11 @@ public final class Proxy implements AutoCloseable {
       id = aead.decrypt(sealed, canary);
     } catch (IntegrityException e) {
       // the canary's label comes from this state's master key: another key's data would not be
-      // there at all, so a canary that fails authentication was tampered with or corrupted
+      // there at all, so a canary that fails authentication was tampered with or corrupted (or
+      // sealed by another state under the same key file, whose value keys differ)
       throw new IntegrityException("the canary entry of store " + storeDescription + " (which ties it to state "
-          + stateDir.path() + ") failed authentication: the store's data was tampered with or corrupted", e);
+          + stateDir.path() + ") failed authentication: the store's data was tampered with or corrupted, or it"
+          + " was initialized by another PANCAKE state with the same key file (one proxy per store)", e);
     }
     if (!Arrays.equals(id, stateId)) {
       throw new StateException("store " + storeDescription + " was initialized by another PANCAKE state"
@@ -574,8 +602,14 @@ public final class Proxy implements AutoCloseable {
       }
       return new ProxyState(storeDescription, stateId, plan.keySlots, codec.valueSize, codec.keySize,
           plan.estimate, plan.ownerOf, plan.indexOf, keys.snapshotKeys(), keys.freeOrder(), 0,
-          cache.snapshot(), t, 0, cache.deletedSlots(), estimateSamples, estimateSource);
+          cache.snapshot(), t, 0, cache.deletedSlots(), estimateSamples, estimateSource, keyEpochSnapshot());
     }
+  }
+
+  /** The value key's epoch and reserved count, for the state file (the epoch file is the authority). */
+  private ProxyState.KeyEpoch keyEpochSnapshot() {
+    long[] e = aead.snapshot();
+    return new ProxyState.KeyEpoch((int) e[0], e[1]);
   }
 
   /**
@@ -666,6 +700,7 @@ public final class Proxy implements AutoCloseable {
     } catch (PancakeException e) {
       failure = e;
     } finally {
+      aead.close(); // no new key reservation once the state directory is about to be released
       try {
         store.close();
       } finally {
@@ -1422,6 +1457,11 @@ public final class Proxy implements AutoCloseable {
 
   Phase phase() {
     return phase;
+  }
+
+  /** The value cipher (tests: epochs and counts). */
+  EpochAead valueAead() {
+    return aead;
   }
 
   ReplicaPlan plan() {

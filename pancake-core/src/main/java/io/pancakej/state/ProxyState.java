@@ -15,11 +15,15 @@ import io.pancakej.StateException;
 /**
  * A snapshot of everything a PANCAKE proxy must carry from one process to the next: sizes, the
  * estimate, the replica plan (owner and index of every replica slot), the key table, the order in
- * which free key slots are handed out, the pending UpdateCache entries, and the key slots whose
+ * which free key slots are handed out, the pending UpdateCache entries, the key slots whose
  * deletion reached every replica but which were still in use when the snapshot was taken (a reopen
- * frees them; without them a crash would strand those slots as bound keys forever), and where the
- * estimate came from: how many accesses it was learned from (-1: declared, exact) and a line
- * saying what it is.
+ * frees them; without them a crash would strand those slots as bound keys forever), where the
+ * estimate came from (how many accesses it was learned from, -1 when declared, and a line saying
+ * what it is), and the value key's epoch and its reserved encryption count (a lower bound; the
+ * state directory's epoch file has the latest, see {@link io.pancakej.crypto.EpochAead}).
+ *
+ * <p>Format 4 (key epochs: every replica carries an epoch header) replaced format 3; a format-3
+ * state's replicas cannot be read by this version.
  */
 public record ProxyState(
     String storeDescription,
@@ -38,16 +42,32 @@ public record ProxyState(
     long walSequence,
     int[] deletedSlots,
     long estimateSamples,
-    String estimateSource) {
+    String estimateSource,
+    KeyEpoch keyEpoch) {
 
   private static final int FORMAT = 4;
-  /** The format before deleted slots were saved; still read (it has none). */
-  private static final int FORMAT_WITHOUT_DELETED = 3;
 
   /** The same state, to be paired with write-ahead log files from {@code seq} on. */
   public ProxyState withWalSequence(long seq) {
     return new ProxyState(storeDescription, stateId, capacity, valueSize, keySize, estimate, ownerOf, indexOf,
-        keyOfSlot, freeOrder, nextFree, pending, transition, seq, deletedSlots, estimateSamples, estimateSource);
+        keyOfSlot, freeOrder, nextFree, pending, transition, seq, deletedSlots, estimateSamples,
+        estimateSource, keyEpoch);
+  }
+
+  /**
+   * The value key's epoch and the number of encryptions that may have been done under it (a
+   * reservation: at least the real number). Ordered by epoch, then count.
+   */
+  public record KeyEpoch(int epoch, long used) implements Comparable<KeyEpoch> {
+    @Override
+    public int compareTo(KeyEpoch o) {
+      return epoch != o.epoch ? Integer.compare(epoch, o.epoch) : Long.compare(used, o.used);
+    }
+
+    /** The later of two records. */
+    public static KeyEpoch max(KeyEpoch a, KeyEpoch b) {
+      return a.compareTo(b) >= 0 ? a : b;
+    }
   }
 
   /** A replica swap in progress: the plan it started from and the slots not yet swapped. */
@@ -117,6 +137,8 @@ public record ProxyState(
       }
       out.writeLong(estimateSamples);
       out.writeUTF(estimateSource);
+      out.writeInt(keyEpoch.epoch());
+      out.writeLong(keyEpoch.used());
       out.flush();
       return bytes.toByteArray();
     } catch (IOException e) {
@@ -129,9 +151,13 @@ public record ProxyState(
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
       int format = in.readInt();
-      if (format != FORMAT && format != FORMAT_WITHOUT_DELETED) {
-        throw new StateException("proxy state has format " + format + ", this version reads "
-            + FORMAT_WITHOUT_DELETED + " and " + FORMAT);
+      if (format == 3) {
+        throw new StateException("proxy state has format 3, written by an earlier PANCAKE-J whose replicas carry"
+            + " no key-epoch header; this version reads format " + FORMAT + " only: load the data again into a"
+            + " fresh state (new pancake.state.dir and an empty store)");
+      }
+      if (format != FORMAT) {
+        throw new StateException("proxy state has format " + format + ", this version reads " + FORMAT);
       }
       String store = in.readUTF();
       byte[] id = readBytes(in);
@@ -189,18 +215,22 @@ public record ProxyState(
         transition = new TransitionState(fromEstimate, fromOwner, fromIndex, swaps);
       }
       long walSequence = in.readLong();
-      int[] deleted = new int[format == FORMAT_WITHOUT_DELETED ? 0 : checkedLength(in.readInt(), data.length)];
+      int[] deleted = new int[checkedLength(in.readInt(), data.length)];
       for (int i = 0; i < deleted.length; i++) {
         deleted[i] = in.readInt();
       }
-      boolean old = format == FORMAT_WITHOUT_DELETED;
-      long samples = old ? -1 : in.readLong();
-      String source = old ? "a state saved by an earlier version" : in.readUTF();
+      long samples = in.readLong();
+      String source = in.readUTF();
+      int epoch = in.readInt();
+      long used = in.readLong();
+      if (epoch < 0 || used < 0) {
+        throw new StateException("proxy state is damaged (negative key epoch or count)");
+      }
       if (in.available() != 0) {
         throw new StateException("proxy state has " + in.available() + " unexpected trailing bytes");
       }
       return new ProxyState(store, id, capacity, valueSize, keySize, estimate, owner, index, keys, free, nextFree,
-          pending, transition, walSequence, deleted, samples, source);
+          pending, transition, walSequence, deleted, samples, source, new KeyEpoch(epoch, used));
     } catch (EOFException e) {
       throw new StateException("proxy state is truncated", e);
     } catch (IOException e) {

@@ -23,10 +23,18 @@ import io.pancakej.crypto.MasterKey;
  * from the master key, written atomically by temp file, fsync and rename) and an exclusive lock
  * ({@code state.lock}) so that two processes never drive one state at once. The file header
  * carries the master key's fingerprint in clear, so a wrong key is reported as such.
+ *
+ * <p>A third file, {@code epoch.bin}, is the value key's ledger (see
+ * {@link io.pancakej.crypto.EpochAead}): the current key epoch and how many encryptions may have
+ * been done under it, sealed and bound to the state's id, replaced atomically at every
+ * reservation. It is tiny, so a read-only session can keep it current without re-sealing the
+ * state.
  */
 public final class StateDirectory implements AutoCloseable {
   public static final String STATE_FILE = "state.bin";
   public static final String LOCK_FILE = "state.lock";
+  public static final String EPOCH_FILE = "epoch.bin";
+  private static final byte[] EPOCH_MAGIC = "PCKJEP01".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] MAGIC = "PCKJST01".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] ASSOCIATED_DATA = "pancake-j proxy state v1".getBytes(StandardCharsets.US_ASCII);
 
@@ -77,7 +85,12 @@ public final class StateDirectory implements AutoCloseable {
     byte[] sealed = new Aead(key.derive("pancake-j state seal v1")).encrypt(state.toBytes(), ASSOCIATED_DATA);
     ByteBuffer out = ByteBuffer.allocate(MAGIC.length + 1 + fingerprint.length + sealed.length);
     out.put(MAGIC).put((byte) fingerprint.length).put(fingerprint).put(sealed);
-    Path tmp = dir.resolve(STATE_FILE + ".tmp");
+    replace(STATE_FILE, out);
+  }
+
+  /** Writes {@code content} to {@code name} atomically and durably: temp file, fsync, rename, directory fsync. */
+  private void replace(String name, ByteBuffer out) {
+    Path tmp = dir.resolve(name + ".tmp");
     try {
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -88,9 +101,9 @@ public final class StateDirectory implements AutoCloseable {
         ch.force(true);
       }
       try {
-        Files.move(tmp, dir.resolve(STATE_FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, dir.resolve(STATE_FILE), StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmp, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
       }
       try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
         d.force(true);
@@ -98,8 +111,58 @@ public final class StateDirectory implements AutoCloseable {
         // some file systems cannot fsync a directory; the rename is still atomic
       }
     } catch (IOException e) {
-      throw new StateException("cannot write proxy state to " + dir + ": " + e.getMessage(), e);
+      throw new StateException("cannot write " + name + " to " + dir + ": " + e.getMessage(), e);
     }
+  }
+
+  private static byte[] epochAssociatedData(byte[] stateId) {
+    byte[] ad = Arrays.copyOf(EPOCH_MAGIC, EPOCH_MAGIC.length + stateId.length);
+    System.arraycopy(stateId, 0, ad, EPOCH_MAGIC.length, stateId.length);
+    return ad;
+  }
+
+  /**
+   * Durably records the value key's epoch and reserved count (the {@link io.pancakej.crypto.EpochAead}
+   * ledger) for the state {@code stateId}; returns only once the file is on disk.
+   */
+  public void saveKeyEpoch(ProxyState.KeyEpoch epoch, MasterKey key, byte[] stateId) {
+    byte[] plain = ByteBuffer.allocate(12).putInt(epoch.epoch()).putLong(epoch.used()).array();
+    byte[] sealed = new Aead(key.derive("pancake-j epoch ledger v1")).encrypt(plain, epochAssociatedData(stateId));
+    ByteBuffer out = ByteBuffer.allocate(EPOCH_MAGIC.length + sealed.length);
+    out.put(EPOCH_MAGIC).put(sealed);
+    replace(EPOCH_FILE, out);
+  }
+
+  /** Reads the value key's ledger of state {@code stateId}; a missing or damaged file is a {@link StateException}. */
+  public ProxyState.KeyEpoch loadKeyEpoch(MasterKey key, byte[] stateId) {
+    Path file = dir.resolve(EPOCH_FILE);
+    byte[] data;
+    try {
+      data = Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new StateException("cannot read the key-epoch file " + file + " (" + e.getMessage() + "): it records how"
+          + " often the value key was used and is part of the state; restore it with the rest of the state directory", e);
+    }
+    if (data.length < EPOCH_MAGIC.length || !Arrays.equals(Arrays.copyOf(data, EPOCH_MAGIC.length), EPOCH_MAGIC)) {
+      throw new StateException("file " + file + " is not a PANCAKE-J key-epoch file (damaged or truncated)");
+    }
+    byte[] plain;
+    try {
+      plain = new Aead(key.derive("pancake-j epoch ledger v1"))
+          .decrypt(Arrays.copyOfRange(data, EPOCH_MAGIC.length, data.length), epochAssociatedData(stateId));
+    } catch (IntegrityException e) {
+      throw new StateException("key-epoch file " + file + " is damaged or belongs to another state", e);
+    }
+    ByteBuffer b = ByteBuffer.wrap(plain);
+    if (plain.length != 12) {
+      throw new StateException("key-epoch file " + file + " is damaged (wrong length)");
+    }
+    int epoch = b.getInt();
+    long used = b.getLong();
+    if (epoch < 0 || used < 0) {
+      throw new StateException("key-epoch file " + file + " is damaged (negative epoch or count)");
+    }
+    return new ProxyState.KeyEpoch(epoch, used);
   }
 
   /** Reads and authenticates the state file. */

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 
 import io.pancakej.ConfigException;
 import io.pancakej.IntegrityException;
@@ -26,6 +27,12 @@ import io.pancakej.crypto.Aead;
  * {@code length(4) || AES-GCM(payload)} with the file's sequence number as associated data, so a
  * damaged record is detected; a torn record at the very end of the newest file is what a crash
  * mid-append leaves, and replay stops there.
+ *
+ * <p>Each file has its own key ({@code keyOfFile.apply(seq)}; the proxy derives it from the master
+ * key, the state's id and the sequence number), so AES-GCM key use is bounded by what one file
+ * holds: a checkpoint starts a new file once the log passes 64 MiB, i.e. a few million records,
+ * far below the 2^32 encryptions NIST SP 800-38D allows a key with random nonces. Sequence numbers
+ * only grow within a state, so no key is used for two files.
  *
  * <p>Sync policies ({@code pancake.wal.sync}): {@code write} (default) hands each record to the
  * operating system before the acknowledgement, so acknowledged writes survive the process being
@@ -53,23 +60,25 @@ public final class WriteAheadLog implements AutoCloseable {
   private static final String PREFIX = "wal.";
 
   private final Path dir;
-  private final Aead aead;
+  private final LongFunction<Aead> keyOfFile;
+  private Aead aead;
   private final Sync sync;
   private long seq;
   private FileChannel channel;
   private long written;
   private long synced;
 
-  private WriteAheadLog(Path dir, Aead aead, Sync sync, long seq) {
+  private WriteAheadLog(Path dir, LongFunction<Aead> keyOfFile, Sync sync, long seq) {
     this.dir = dir;
-    this.aead = aead;
+    this.keyOfFile = keyOfFile;
+    this.aead = sync == Sync.OFF ? null : keyOfFile.apply(seq);
     this.sync = sync;
     this.seq = seq;
   }
 
-  /** Opens a new log file {@code wal.<seq>} for appending. */
-  public static WriteAheadLog open(Path dir, Aead aead, Sync sync, long seq) {
-    WriteAheadLog log = new WriteAheadLog(dir, aead, sync, seq);
+  /** Opens a new log file {@code wal.<seq>} for appending; file {@code s} is sealed under {@code keyOfFile.apply(s)}. */
+  public static WriteAheadLog open(Path dir, LongFunction<Aead> keyOfFile, Sync sync, long seq) {
+    WriteAheadLog log = new WriteAheadLog(dir, keyOfFile, sync, seq);
     if (sync != Sync.OFF) {
       log.channel = log.openFile(seq);
     }
@@ -177,6 +186,7 @@ public final class WriteAheadLog implements AutoCloseable {
         throw new StateException("cannot close the write-ahead log in " + dir + ": " + e.getMessage(), e);
       }
       channel = openFile(next);
+      aead = keyOfFile.apply(next);
     }
     seq = next;
     written = 0;
@@ -222,7 +232,7 @@ public final class WriteAheadLog implements AutoCloseable {
    * that fails authentication ends replay if it is the last thing in the newest file (a torn
    * append); anywhere else the log is damaged and replay fails. Returns the highest sequence seen.
    */
-  public static long replay(Path dir, Aead aead, long fromSeq, Consumer<Record> consumer) {
+  public static long replay(Path dir, LongFunction<Aead> keyOfFile, long fromSeq, Consumer<Record> consumer) {
     List<Long> seqs = sequences(dir);
     long last = fromSeq - 1;
     // the newest file with content: only its tail can be torn (empty files after it were created
@@ -247,6 +257,7 @@ public final class WriteAheadLog implements AutoCloseable {
         throw new StateException("cannot read write-ahead log " + dir.resolve(PREFIX + s), e);
       }
       ByteBuffer buf = ByteBuffer.wrap(data);
+      Aead aead = data.length == 0 ? null : keyOfFile.apply(s);
       while (buf.remaining() > 0) {
         int start = buf.position();
         boolean complete = buf.remaining() >= 4;

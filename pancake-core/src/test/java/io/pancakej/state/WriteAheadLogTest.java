@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongFunction;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +23,12 @@ class WriteAheadLogTest {
   @TempDir
   Path dir;
 
-  private final Aead aead = new Aead(new byte[32]);
+  /** One key per file, as the proxy derives them. */
+  private final LongFunction<Aead> aead = seq -> {
+    byte[] k = new byte[32];
+    Arrays.fill(k, (byte) seq);
+    return new Aead(k);
+  };
 
   private List<Integer> replayedFrom(long seq) {
     List<Integer> out = new ArrayList<>();
@@ -79,5 +85,19 @@ class WriteAheadLogTest {
     assertEquals(List.of(2), replayedFrom(2));
     assertTrue(WriteAheadLog.isEmpty(dir, 3));
     assertTrue(!WriteAheadLog.isEmpty(dir, 2));
+  }
+
+  @Test
+  void eachFileIsSealedUnderItsOwnKey() {
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WriteAheadLog.Sync.WRITE, 1)) {
+      log.append(WriteAheadLog.WRITE, new byte[] {1});
+      log.rotate();
+      log.append(WriteAheadLog.WRITE, new byte[] {2});
+      log.append(WriteAheadLog.WRITE, new byte[] {3});
+    }
+    assertEquals(List.of(1, 2, 3), replayedFrom(1));
+    // file 2 read with file 1's key: its first record fails authentication, and it is not a torn tail
+    assertThrows(StateException.class,
+        () -> WriteAheadLog.replay(dir, s -> aead.apply(1), 1, r -> { }));
   }
 }
