@@ -134,6 +134,11 @@ public final class PancakeConfig {
    * {@link Stores#open} when the client opens.
    */
   public static PancakeConfig fromProperties(Properties props) {
+    return builderFromProperties(props).build();
+  }
+
+  /** A builder holding every setting {@link #fromProperties} reads, for callers that add more. */
+  public static Builder builderFromProperties(Properties props) {
     Builder b = builder();
     b.stateDir(Path.of(props.getProperty(STATE_DIR_PROPERTY, DEFAULT_STATE_DIR).trim()));
     b.createIfMissing(Stores.booleanProperty(props, CREATE_PROPERTY, true));
@@ -197,7 +202,7 @@ public final class PancakeConfig {
     Properties copy = new Properties();
     copy.putAll(props);
     b.storeProperties(copy);
-    return b.build();
+    return b;
   }
 
   public Path stateDir() {

@@ -13,8 +13,9 @@ import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
  * their key slot into a lock-free ring; a background thread counts them into a test window.
  *
  * <p>Windows are disjoint and grow: the first after a new estimate holds {@code firstWindow}
- * accesses (or, for a learned estimate, as many as it was learned from), each next one twice as
- * many, up to {@code maxWindow}. When a window is full it is tested once, with a
+ * accesses when the estimate was only assumed (no prior), as many as it was learned from when
+ * learned, and {@code maxWindow} when it was declared; each next one twice as many, up to
+ * {@code maxWindow}. When a window is full it is tested once, with a
  * two-sample Kolmogorov-Smirnov test, against the estimate in force: keys in slot order (a
  * secret random order fixed when the state was created, so the order does not depend on either
  * sample and the test keeps its level), the estimate counted as a sample of the accesses it was
@@ -37,8 +38,10 @@ import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
  * second one, and the estimate then converges without bias while the windows double.
  */
 final class Estimator implements AutoCloseable {
-  /** Samples behind a declared estimate: exact, never refined. */
+  /** Samples behind a declared estimate: exact, trusted for a full window, never refined. */
   static final long EXACT = -1;
+  /** Samples behind an assumed estimate (no prior: uniform over the capacity): tested after a short window. */
+  static final long ASSUMED = 0;
   private static final int RING = 1 << 18;
 
   /** Receives each new estimate; {@code detected}: a change (not a refinement). */
@@ -118,9 +121,11 @@ final class Estimator implements AutoCloseable {
     plannedSamples = samples;
     estimating = false;
     clearWindow();
-    // a declared estimate is first tested after a short window; a learned one after as many
-    // accesses as it rests on (so windows double while it is refined)
-    windowTarget = samples == EXACT ? firstWindow : Math.max(firstWindow, Math.min(maxWindow, samples));
+    // a declared estimate is trusted for a full window (an application's own load phase must not
+    // look like a change); an assumed one is tested after a short window, so a cold start is
+    // noticed fast; a learned one after as many accesses as it rests on (windows double)
+    windowTarget = samples == EXACT ? maxWindow
+        : samples == ASSUMED ? firstWindow : Math.max(firstWindow, Math.min(maxWindow, samples));
   }
 
   private void clearWindow() {
@@ -173,7 +178,7 @@ final class Estimator implements AutoCloseable {
         estimating = true;
         clearWindow(); // the next window, as long as this one, becomes the estimate
         return false;
-      } else if (referenceSamples != EXACT) {
+      } else if (referenceSamples > 0) {
         // no change: the window joins the sample the estimate rests on, which so grows more
         // precise than any one window (tests then barely depend on each other); the plan follows
         // each time that sample has doubled
@@ -245,7 +250,7 @@ final class Estimator implements AutoCloseable {
       cumRef += reference[k];
       d = Math.max(d, Math.abs(cumWindow / windowFill - cumRef / referenceTotal));
     }
-    int refSize = referenceSamples == EXACT ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE, referenceSamples);
+    int refSize = referenceSamples <= 0 ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE, referenceSamples);
     return new KolmogorovSmirnovTest().approximateP(d, (int) Math.min(Integer.MAX_VALUE, windowFill), refSize);
   }
 

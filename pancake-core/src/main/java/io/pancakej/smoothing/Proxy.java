@@ -105,7 +105,7 @@ public final class Proxy implements AutoCloseable {
   private final LongAdder swapCount = new LongAdder();
   private final AtomicLong transitions = new AtomicLong();
   private volatile long lastSwapMillis = -1;
-  /** Accesses the estimate in force was learned from, or {@link Estimator#EXACT} when declared. */
+  /** Accesses the estimate in force was learned from; {@link Estimator#EXACT} declared, {@link Estimator#ASSUMED} no prior. */
   private volatile long estimateSamples;
   /** Where the estimate in force came from, in words (printed by the YCSB binding, saved with the state). */
   private volatile String estimateSource;
@@ -354,7 +354,7 @@ public final class Proxy implements AutoCloseable {
     ReplicaCodec codec = new ReplicaCodec(config.keySize(), config.valueSize());
     WriteAheadLog.deleteBefore(dir.path(), Long.MAX_VALUE); // leftovers of an earlier, unfinished state
     Proxy proxy = new Proxy(config, store, dir, key, codec, new Phase.Steady(plan), keyOfSlot, order, bound,
-        stateId, 1, Estimator.EXACT, source, null, eager);
+        stateId, 1, declared != null ? Estimator.EXACT : Estimator.ASSUMED, source, null, eager);
     proxy.writeInitialReplicas(plan);
     proxy.checkpoint();
     return proxy;
@@ -1284,7 +1284,7 @@ public final class Proxy implements AutoCloseable {
       if (dropped == 0 || dropped >= 1 - 1e-12) {
         return; // nothing changed, or no key is left to carry the accesses (any plan is uniform then)
       }
-      long samples = estimateSamples == Estimator.EXACT ? Estimator.EXACT
+      long samples = estimateSamples <= 0 ? estimateSamples // declared or assumed: still so
           : Math.max(1, Math.round(estimateSamples * (1 - dropped)));
       String source = estimateSource.endsWith(", minus deleted keys") ? estimateSource
           : estimateSource + ", minus deleted keys";

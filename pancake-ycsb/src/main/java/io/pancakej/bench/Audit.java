@@ -61,6 +61,10 @@ public final class Audit implements Callable<Integer> {
   @Option(names = "--top", split = ",", defaultValue = "1,10,100,1000", description = "k values for the attack")
   int[] top;
 
+  @Option(names = "--chunk", defaultValue = "0",
+      description = "also print the audit of every N accesses, in order: when and for how long a run leaked")
+  long chunk;
+
   private final PrintStream out;
 
   Audit(PrintStream out) {
@@ -75,10 +79,29 @@ public final class Audit implements Callable<Integer> {
     System.exit(new CommandLine(new Audit()).execute(args));
   }
 
-  /** Accesses per label hex, counting the selected operations after the skipped lines. */
-  static Map<String, Long> readTranscript(Path file, long skipLines, String ops) throws IOException {
+  /** The selected accesses of a transcript, in order: label texts and each access's label index. */
+  record Accesses(List<String> labels, int[] sequence) {
+    /** Accesses per label over {@code universe} (a label list) in {@code [from, to)}. */
+    long[] counts(Map<String, Integer> universeIndex, int universeSize, int from, int to) {
+      int[] toUniverse = new int[labels.size()];
+      for (int i = 0; i < toUniverse.length; i++) {
+        toUniverse[i] = universeIndex.get(labels.get(i));
+      }
+      long[] out = new long[universeSize];
+      for (int i = from; i < to; i++) {
+        out[toUniverse[sequence[i]]]++;
+      }
+      return out;
+    }
+  }
+
+  /** The selected operations after the skipped lines, in transcript order. */
+  static Accesses readAccesses(Path file, long skipLines, String ops) throws IOException {
     String wanted = ops.toUpperCase(Locale.ROOT);
-    Map<String, Long> counts = new HashMap<>();
+    Map<String, Integer> index = new HashMap<>();
+    List<String> labels = new ArrayList<>();
+    int[] sequence = new int[1 << 16];
+    int size = 0;
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.US_ASCII)) {
       String line;
       long n = 0;
@@ -91,8 +114,27 @@ public final class Audit implements Callable<Integer> {
         }
         int end = line.indexOf(' ', 2);
         String label = end < 0 ? line.substring(2) : line.substring(2, end);
-        counts.merge(label, 1L, Long::sum);
+        Integer id = index.get(label);
+        if (id == null) {
+          id = labels.size();
+          index.put(label, id);
+          labels.add(label);
+        }
+        if (size == sequence.length) {
+          sequence = java.util.Arrays.copyOf(sequence, size * 2);
+        }
+        sequence[size++] = id;
       }
+    }
+    return new Accesses(labels, java.util.Arrays.copyOf(sequence, size));
+  }
+
+  /** Accesses per label hex, counting the selected operations after the skipped lines. */
+  static Map<String, Long> readTranscript(Path file, long skipLines, String ops) throws IOException {
+    Accesses a = readAccesses(file, skipLines, ops);
+    Map<String, Long> counts = new HashMap<>();
+    for (int id : a.sequence()) {
+      counts.merge(a.labels().get(id), 1L, Long::sum);
     }
     return counts;
   }
@@ -102,7 +144,11 @@ public final class Audit implements Callable<Integer> {
     Map<String, Double> weights = DistributionFile.read(distribution);
     List<String> keys = new ArrayList<>(weights.keySet());
     keys.sort(Comparator.<String>comparingDouble(weights::get).reversed().thenComparing(Comparator.naturalOrder()));
-    Map<String, Long> counts = readTranscript(transcript, skipLines, ops);
+    Accesses accesses = readAccesses(transcript, skipLines, ops);
+    Map<String, Long> counts = new HashMap<>();
+    for (int id : accesses.sequence()) {
+      counts.merge(accesses.labels().get(id), 1L, Long::sum);
+    }
     if (counts.isEmpty()) {
       out.println("audit: no " + ops + " lines in " + transcript + " after " + skipLines + " skipped lines");
       return 1;
@@ -129,6 +175,19 @@ public final class Audit implements Callable<Integer> {
       out.println("             (fewer than 5 accesses per label on average: the chi-square approximation is rough)");
     }
     boolean leak = u.pValue() < 1e-3;
+    Map<String, Integer> universeIndex = new HashMap<>();
+    for (String label : universe) {
+      universeIndex.put(label, universeIndex.size());
+    }
+    int half = accesses.sequence().length / 2;
+    AuditStats.Persistence halves = AuditStats.persistence(
+        accesses.counts(universeIndex, universe.size(), 0, half),
+        accesses.counts(universeIndex, universe.size(), half, accesses.sequence().length), 100);
+    double rhoP = persistenceP(halves, universe.size());
+    out.printf(Locale.ROOT, "persistence  split halves: rank correlation %.3f (p = %.3g); top-%d labels of the first half"
+        + " among the top-%d of the second: %d (chance %.1f)%n", halves.rankCorrelation(), rhoP, halves.top(),
+        halves.top(), halves.topOverlap(), halves.chanceOverlap());
+    boolean persists = rhoP < 1e-3;
     if ("pathoram".equalsIgnoreCase(scheme)) {
       out.println("             (Path ORAM reads whole root-to-leaf paths: a bucket's frequency depends on its tree level,"
           + " so non-uniformity across all buckets is expected and is not a leak of keys)");
@@ -137,6 +196,9 @@ public final class Audit implements Callable<Integer> {
 
     List<AuditStats.AttackResult> attack = AuditStats.attack(all, truth.owner(), keys, top);
     boolean attackWins = false;
+    if (persists && !"pathoram".equalsIgnoreCase(scheme)) {
+      leak = true; // the store sees the same labels hot in both halves, with no ground truth needed
+    }
     if (truth.owner().isEmpty()) {
       out.println("attack       labels belong to no key (buckets): nothing to recover");
     }
@@ -148,11 +210,72 @@ public final class Audit implements Callable<Integer> {
     if ("pathoram".equalsIgnoreCase(scheme) && !attackWins) {
       out.println("verdict      no key leakage detected: bucket labels belong to no key and every access reads one uniformly random path");
     } else if (leak || attackWins) {
-      out.println("verdict      LEAKS: " + (leak ? "label accesses are not uniform (p < 0.001)" : "")
+      out.println("verdict      LEAKS: " + (leak ? "label accesses are not uniform or persist (p < 0.001)" : "")
           + (leak && attackWins ? "; " : "") + (attackWins ? "frequency analysis recovers keys beyond chance" : ""));
     } else {
       out.println("verdict      no leakage detected: uniform label accesses and an attack no better than chance");
     }
+    if (chunk > 0) {
+      timeline(accesses, universe, universeIndex, truth, keys);
+    }
     return 0;
+  }
+
+  /**
+   * The audit of each chunk of {@code --chunk} accesses, in order: uniformity within the chunk,
+   * the rank correlation of its label counts with the next chunk's (the store's own view: do the
+   * same labels stay hot?), and the top-100 attack with the ground truth.
+   */
+  private void timeline(Accesses accesses, Set<String> universe, Map<String, Integer> universeIndex,
+      GroundTruth truth, List<String> keys) {
+    int total = accesses.sequence().length;
+    out.printf(Locale.ROOT, "timeline     chunks of %d accesses (signal: chi-square, correlation with the next"
+        + " chunk or the attack at p < 0.001)%n", chunk);
+    int leaking = 0;
+    long lastLeakEnd = 0;
+    long[] next = null;
+    for (long from = 0; from < total; from += chunk) {
+      int to = (int) Math.min(total, from + chunk);
+      long[] c = next != null ? next : accesses.counts(universeIndex, universe.size(), (int) from, to);
+      int nextTo = (int) Math.min(total, to + chunk);
+      next = to < total ? accesses.counts(universeIndex, universe.size(), to, nextTo) : null;
+      AuditStats.Uniformity u = AuditStats.uniformity(c);
+      String persistence = "";
+      boolean persists = false;
+      if (next != null && nextTo - to == to - from) {
+        AuditStats.Persistence p = AuditStats.persistence(c, next, 100);
+        double rhoP = persistenceP(p, universe.size());
+        persists = rhoP < 1e-3;
+        persistence = String.format(Locale.ROOT, "corr with next %.3f (p = %.2g)", p.rankCorrelation(), rhoP);
+      }
+      Map<String, Long> chunkCounts = new HashMap<>();
+      int i = 0;
+      for (String label : universe) {
+        chunkCounts.put(label, c[i++]);
+      }
+      boolean attack = false;
+      String attackText = "";
+      if (!truth.owner().isEmpty()) {
+        AuditStats.AttackResult a = AuditStats.attack(chunkCounts, truth.owner(), keys, 100).get(0);
+        attack = a.beatsChance();
+        attackText = String.format(Locale.ROOT, "top-%d attack %d (chance %.1f)", a.k(), a.recovered(), a.chance());
+      }
+      boolean pathoram = "pathoram".equalsIgnoreCase(scheme);
+      boolean signal = attack || (!pathoram && (u.pValue() < 1e-3 || persists));
+      if (signal) {
+        leaking++;
+        lastLeakEnd = to;
+      }
+      out.printf(Locale.ROOT, "  [%9d, %9d)  chi-square p = %-9.3g %-32s %-28s %s%n", from, to, u.pValue(), persistence,
+          attackText, signal ? "SIGNAL" : "clean");
+    }
+    out.printf(Locale.ROOT, "timeline     %d chunk(s) with a popularity signal; the last one ends at access %d%n",
+        leaking, lastLeakEnd);
+  }
+
+  /** One-sided p-value of a rank correlation this large among {@code labels} equally likely labels. */
+  static double persistenceP(AuditStats.Persistence p, int labels) {
+    double z = p.rankCorrelation() * Math.sqrt(labels - 1.0);
+    return 1 - new org.apache.commons.math3.distribution.NormalDistribution().cumulativeProbability(z);
   }
 }

@@ -118,6 +118,48 @@ final class AuditStats {
     return results;
   }
 
+  /**
+   * What a store learns without any ground truth: whether a label's access count persists. The
+   * per-label counts of two disjoint parts of a transcript are compared: Spearman's rank
+   * correlation (about 0 when every label is equally likely, whatever the noise; clearly positive
+   * when some labels are hot in both), and how many of the {@code top} most accessed labels of
+   * the first part are among the {@code top} of the second (about top^2/labels by chance).
+   */
+  record Persistence(double rankCorrelation, int topOverlap, int top, double chanceOverlap) {}
+
+  static Persistence persistence(long[] first, long[] second, int top) {
+    if (first.length != second.length || first.length < 2) {
+      throw new IllegalArgumentException("persistence needs two count vectors over the same labels");
+    }
+    double[] a = new double[first.length];
+    double[] b = new double[second.length];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = first[i];
+      b[i] = second[i];
+    }
+    double rho = new org.apache.commons.math3.stat.correlation.SpearmansCorrelation().correlation(a, b);
+    int k = Math.min(top, first.length);
+    java.util.Set<Integer> topFirst = topIndices(first, k);
+    int overlap = 0;
+    for (int i : topIndices(second, k)) {
+      if (topFirst.contains(i)) {
+        overlap++;
+      }
+    }
+    return new Persistence(Double.isNaN(rho) ? 0 : rho, overlap, k, (double) k * k / first.length);
+  }
+
+  /** The indices of the {@code k} largest counts; ties broken by a fixed scramble of the index. */
+  private static java.util.Set<Integer> topIndices(long[] counts, int k) {
+    Integer[] order = new Integer[counts.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    java.util.Arrays.sort(order, Comparator.<Integer>comparingLong(i -> counts[i]).reversed()
+        .thenComparingInt(i -> Integer.reverse(i * 0x9E3779B9)));
+    return new java.util.HashSet<>(java.util.Arrays.asList(order).subList(0, k));
+  }
+
   /** Counts as an array over {@code universe} (labels not in {@code counts} are zero). */
   static long[] countsOver(Set<String> universe, Map<String, Long> counts) {
     long[] out = new long[universe.size()];

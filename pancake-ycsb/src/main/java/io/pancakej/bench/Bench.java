@@ -216,7 +216,7 @@ public final class Bench implements Callable<Integer> {
     p.setProperty("recordcount", String.valueOf(records));
     p.setProperty("operationcount", String.valueOf(ops));
     Path file = work.resolve("distribution-" + w + ".tsv");
-    DistributionFile.write(file, YcsbDistribution.weights(p));
+    DistributionFile.write(file, io.pancakej.ycsb.WorkloadDistribution.weights(p));
     return file;
   }
 

@@ -9,6 +9,13 @@ import io.pancakej.PancakeConfig;
 /**
  * YCSB binding {@code pancake}: a {@link PancakeClient} proxy in the YCSB JVM, configured from
  * the {@code pancake.*} properties ({@link PancakeConfig#fromProperties}).
+ *
+ * <p>Secure by default: unless {@code pancake.distribution.file} names one, the binding declares
+ * the key distribution of the workload it is given ({@link WorkloadDistribution}) -- uniform over
+ * the records a load inserts, YCSB's key chooser in a run -- so the initial estimate matches what
+ * YCSB will request, and a run whose distribution differs from the state's moves to it (by
+ * swapping replicas) before its first request. It prints one line at open saying where the
+ * estimate came from.
  */
 public final class PancakeBinding extends KvClientBinding {
   @Override
@@ -18,6 +25,19 @@ public final class PancakeBinding extends KvClientBinding {
 
   @Override
   protected KvClient openClient(Properties props) {
-    return PancakeClient.open(PancakeConfig.fromProperties(props));
+    PancakeConfig.Builder builder = PancakeConfig.builderFromProperties(props);
+    String file = props.getProperty(PancakeConfig.DISTRIBUTION_FILE_PROPERTY);
+    String[] why = {null};
+    if (file == null || file.isBlank()) {
+      PancakeConfig.Declared declared = WorkloadDistribution.declared(props, why);
+      if (declared != null) {
+        builder.distribution(declared.weights(), declared.source());
+      }
+    }
+    PancakeClient client = PancakeClient.open(builder.build());
+    String source = client.stats().estimateSource();
+    System.err.println("[pancake] estimate: " + source + (why[0] == null ? ""
+        : " (the workload was not declared: " + why[0] + "; the proxy learns it, and leaks until it has)"));
+    return client;
   }
 }

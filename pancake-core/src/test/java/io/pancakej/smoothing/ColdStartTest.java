@@ -1,0 +1,143 @@
+package io.pancakej.smoothing;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.math3.stat.inference.ChiSquareTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.pancakej.PancakeConfig;
+import io.pancakej.distribution.AliasSampler;
+import io.pancakej.store.KvStore;
+import io.pancakej.store.MemoryStore;
+import io.pancakej.testing.ForwardingStore;
+
+/**
+ * A library user with no prior: keys loaded with no declared distribution (the estimate is
+ * uniform over the capacity), then a zipf(0.99) workload. The store's view, in chunks of label
+ * reads, may show the popularity only for a bounded stretch after the change (the detector's first
+ * window, the window its estimate comes from, and the first refinements), and must be clean from
+ * then on, to the end of the run.
+ *
+ * <p>What it caught: the old detector waited for a full window (here 10^5 requests) before its
+ * first test and then adapted to a pseudo-count-smoothed estimate, so the leak lasted the whole
+ * first window and the adapted plan stayed visibly non-uniform.
+ */
+class ColdStartTest {
+  private static final int KEYS = 1000;
+  private static final int REQUESTS = 150_000;
+  private static final int THREADS = 4;
+  /** Label reads per chunk: 15 per label on average, enough for chi-square. */
+  private static final int CHUNK = 30_000;
+  /** The bound this test holds the proxy to, in label reads after the workload changes (docs/security.md). */
+  static final int LEAK_BOUND_READS = 240_000;
+
+  @TempDir
+  Path dir;
+
+  /** Records the label of every read, in order. */
+  static final class SequenceRecorder extends ForwardingStore {
+    final Map<ByteBuffer, Integer> ids = new HashMap<>();
+    int[] sequence = new int[1 << 20];
+    int size;
+    volatile boolean recording;
+
+    SequenceRecorder(KvStore delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public List<byte[]> multiGet(List<byte[]> keys) {
+      if (recording) {
+        synchronized (this) {
+          for (byte[] k : keys) {
+            Integer id = ids.computeIfAbsent(ByteBuffer.wrap(k.clone()), x -> ids.size());
+            if (size == sequence.length) {
+              sequence = Arrays.copyOf(sequence, size * 2);
+            }
+            sequence[size++] = id;
+          }
+        }
+      }
+      return super.multiGet(keys);
+    }
+
+    /** Chi-square p-value of the reads in {@code [from, to)} against uniform over {@code labels}. */
+    synchronized double chunkP(int from, int to, int labels) {
+      long[] observed = new long[labels];
+      for (int i = from; i < to; i++) {
+        observed[sequence[i]]++;
+      }
+      double[] expected = new double[labels];
+      Arrays.fill(expected, (double) (to - from) / labels);
+      return new ChiSquareTest().chiSquareTest(expected, observed);
+    }
+  }
+
+  private static byte[] key(int i) {
+    return ("user" + i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void noPrior_uniformToZipf_leaksForABoundedStretch_thenStaysClean() throws Exception {
+    SequenceRecorder store = new SequenceRecorder(new MemoryStore());
+    PancakeConfig config = PancakeConfig.builder().stateDir(dir.resolve("state")).capacity(KEYS).valueSize(16)
+        .keySize(16).pacerRate(2000).windowSize(100_000).store(store).build();
+    try (Proxy proxy = Proxy.open(config)) {
+      for (int i = 0; i < KEYS; i++) {
+        proxy.put(key(i), new byte[] {(byte) i});
+      }
+      AliasSampler zipf = new AliasSampler(ReplicaPlanTest.zipf(KEYS, 0.99, 0));
+      store.recording = true;
+      ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        SplittableRandom rnd = new SplittableRandom(100 + t);
+        futures.add(pool.submit(() -> {
+          for (int i = 0; i < REQUESTS / THREADS; i++) {
+            proxy.get(key(zipf.sample(rnd))).orElseThrow();
+          }
+        }));
+      }
+      for (Future<?> f : futures) {
+        f.get(5, TimeUnit.MINUTES);
+      }
+      pool.shutdown();
+      store.recording = false;
+      int labels = 2 * KEYS;
+      int lastSignalEnd = 0;
+      StringBuilder timeline = new StringBuilder();
+      for (int from = 0; from + CHUNK <= store.size; from += CHUNK) {
+        double p = store.chunkP(from, from + CHUNK, labels);
+        timeline.append(String.format(" %.2g", p));
+        if (p < 1e-3) {
+          lastSignalEnd = from + CHUNK;
+        }
+      }
+      System.out.printf("cold start: %d label reads; chunk p-values:%s; last signal ends at read %d;"
+          + " %d detections, %d refinements, estimate: %s%n", store.size, timeline, lastSignalEnd,
+          proxy.estimator().detections(), proxy.estimator().refinements(), proxy.stats().estimateSource());
+      assertTrue(lastSignalEnd <= LEAK_BOUND_READS, "the popularity showed until read " + lastSignalEnd
+          + ", beyond the bound of " + LEAK_BOUND_READS + ";" + timeline);
+      assertTrue(store.size - lastSignalEnd >= 3 * CHUNK, "too few clean chunks to judge: " + store.size);
+      // and the clean stretch as a whole, not just chunk by chunk
+      int cleanFrom = Math.max(lastSignalEnd, LEAK_BOUND_READS);
+      double rest = store.chunkP(cleanFrom, store.size, labels);
+      assertTrue(rest > 1e-3, "label reads after read " + cleanFrom + " are not uniform: p = " + rest);
+    }
+  }
+}

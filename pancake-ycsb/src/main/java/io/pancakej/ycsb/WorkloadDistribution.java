@@ -1,0 +1,207 @@
+package io.pancakej.ycsb;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+import io.pancakej.ConfigException;
+import io.pancakej.PancakeConfig;
+import site.ycsb.Utils;
+import site.ycsb.generator.ScrambledZipfianGenerator;
+
+/**
+ * The key distribution a YCSB workload requests, computed from the same properties and the same
+ * key chooser YCSB 0.17's {@code CoreWorkload} will use, so the {@code pancake} binding can
+ * declare it (no file, no flag): the load phase inserts every record once (uniform over the
+ * records it loads), the run phase draws keys from {@code requestdistribution}.
+ *
+ * <p>Computed, not sampled. {@code zipfian} is a {@link ScrambledZipfianGenerator}: a zipf(0.99)
+ * rank over 10^10 items (YCSB's {@code ZipfianGenerator.nextLong}, with its closed-form inverse),
+ * scrambled to {@code insertstart + fnvhash64(rank) mod itemcount}; draws beyond the loaded records
+ * are redrawn by YCSB and renormalized away here. Ranks below {@value #EXACT_RANKS} are mapped one
+ * by one; the rest (each below 10^-9) is spread evenly, which the hash makes accurate.
+ * {@code hotspot} puts {@code hotspotopnfraction} of the draws uniformly on the first
+ * {@code hotspotdatafraction} of the records and the rest uniformly on the others;
+ * {@code uniform} and {@code sequential} give every record the same weight. {@code latest} and
+ * {@code exponential} depend on the insert sequence and are not declared: the proxy then learns.
+ * Key names follow {@code CoreWorkload.buildKeyName} ({@code insertorder}, {@code zeropadding}).
+ */
+public final class WorkloadDistribution {
+  static final int EXACT_RANKS = 10_000_000;
+
+  private WorkloadDistribution() {}
+
+  /** Whether {@code props} describe YCSB's run phase ({@code -t}). */
+  static boolean isRunPhase(Properties props) {
+    return "true".equalsIgnoreCase(props.getProperty(KvClientBinding.DO_TRANSACTIONS_PROPERTY, "").trim());
+  }
+
+  /**
+   * The distribution the phase described by {@code props} requests, or null (with the reason in
+   * {@code why[0]}) when YCSB's chooser for it cannot be declared.
+   */
+  static PancakeConfig.Declared declared(Properties props, String[] why) {
+    Workload w = Workload.of(props);
+    if (!isRunPhase(props)) {
+      Map<String, Double> weights = new LinkedHashMap<>();
+      for (long k = w.insertStart; k < w.insertStart + w.insertCount; k++) {
+        weights.put(keyName(k, w.ordered, w.zeroPadding), 1.0);
+      }
+      return new PancakeConfig.Declared(weights, String.format(Locale.ROOT,
+          "the workload: YCSB load phase, each of %d records inserted once (uniform)", w.insertCount));
+    }
+    String dist = props.getProperty("requestdistribution", "uniform").trim();
+    if (!dist.equals("uniform") && !dist.equals("zipfian") && !dist.equals("hotspot") && !dist.equals("sequential")) {
+      why[0] = "requestdistribution=" + dist + " depends on the insert sequence";
+      return null;
+    }
+    return new PancakeConfig.Declared(weights(props), String.format(Locale.ROOT,
+        "the workload: YCSB run phase, requestdistribution=%s over %d records", dist, w.records));
+  }
+
+  /** Key to probability for the run phase of workload {@code props} (YCSB property names). */
+  public static Map<String, Double> weights(Properties props) {
+    Workload w = Workload.of(props);
+    String dist = props.getProperty("requestdistribution", "uniform").trim();
+    double[] p = new double[(int) w.records];
+    long last = Math.min(w.records, w.insertStart + w.insertCount); // exclusive
+    switch (dist) {
+      case "uniform":
+      case "sequential":
+        for (long k = w.insertStart; k < last; k++) {
+          p[(int) k] = 1;
+        }
+        break;
+      case "zipfian": {
+        long operations = Long.parseLong(props.getProperty("operationcount", "1000").trim());
+        double insertProportion = Double.parseDouble(props.getProperty("insertproportion", "0").trim());
+        long expectedNew = (long) (operations * insertProportion * 2.0);
+        // CoreWorkload: new ScrambledZipfianGenerator(insertstart, insertstart + insertcount + expectednewkeys),
+        // an inclusive range
+        scrambledZipfian(p, w.insertStart, w.insertCount + expectedNew + 1);
+        break;
+      }
+      case "hotspot": {
+        double hotData = Double.parseDouble(props.getProperty("hotspotdatafraction", "0.2").trim());
+        double hotOps = Double.parseDouble(props.getProperty("hotspotopnfraction", "0.8").trim());
+        hotspot(p, w.insertStart, w.insertCount, hotData, hotOps);
+        break;
+      }
+      default:
+        throw new ConfigException("requestdistribution '" + dist
+            + "' cannot be computed (uniform, zipfian, hotspot or sequential)");
+    }
+    double sum = 0;
+    for (double x : p) {
+      sum += x;
+    }
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (int k = 0; k < p.length; k++) {
+      if (p[k] > 0) {
+        out.put(keyName(k, w.ordered, w.zeroPadding), p[k] / sum);
+      }
+    }
+    return out;
+  }
+
+  /** The workload properties the choosers depend on, checked. */
+  private record Workload(long records, long insertStart, long insertCount, boolean ordered, int zeroPadding) {
+    static Workload of(Properties props) {
+      long records = longProperty(props, "recordcount", 1000);
+      long insertStart = longProperty(props, "insertstart", 0);
+      long insertCount = longProperty(props, "insertcount", records - insertStart);
+      if (records < 1 || records > Integer.MAX_VALUE) {
+        throw new ConfigException("recordcount must be between 1 and " + Integer.MAX_VALUE + ", got " + records);
+      }
+      if (insertStart < 0 || insertCount < 1) {
+        throw new ConfigException("insertstart must be at least 0 and insertcount at least 1, got " + insertStart
+            + " and " + insertCount);
+      }
+      boolean ordered = "ordered".equals(props.getProperty("insertorder", "hashed").trim());
+      int zeroPadding = (int) longProperty(props, "zeropadding", 1);
+      return new Workload(records, insertStart, insertCount, ordered, zeroPadding);
+    }
+  }
+
+  private static long longProperty(Properties props, String name, long fallback) {
+    String v = props.getProperty(name);
+    if (v == null || v.isBlank()) {
+      return fallback;
+    }
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      throw new ConfigException("YCSB property " + name + " must be an integer, got '" + v + "'", e);
+    }
+  }
+
+  /** HotspotIntegerGenerator(lb, lb + count - 1, hotData, hotOps) restricted to keynums below p.length. */
+  static void hotspot(double[] p, long lb, long count, double hotData, double hotOps) {
+    if (hotData < 0 || hotData > 1) {
+      hotData = 0; // as YCSB: an out-of-range fraction means no hot set
+    }
+    if (hotOps < 0 || hotOps > 1) {
+      hotOps = 0;
+    }
+    long hot = (long) (count * hotData);
+    long cold = count - hot;
+    for (long k = lb; k < lb + count && k < p.length; k++) {
+      boolean isHot = k - lb < hot;
+      p[(int) k] = isHot ? hotOps / hot : (1 - hotOps) / cold;
+    }
+  }
+
+  /** Probability mass of each keynum below p.length, from YCSB's scrambled zipfian chooser. */
+  static void scrambledZipfian(double[] p, long min, long itemCount) {
+    double theta = ScrambledZipfianGenerator.USED_ZIPFIAN_CONSTANT;
+    double n = ScrambledZipfianGenerator.ITEM_COUNT;
+    double zetan = ScrambledZipfianGenerator.ZETAN;
+    double zeta2 = 1 + Math.pow(0.5, theta);
+    double eta = (1 - Math.pow(2.0 / n, 1 - theta)) / (1 - zeta2 / zetan);
+    // ZipfianGenerator.nextLong(u): u*zetan < 1 -> 0; < 1 + 0.5^theta -> 1;
+    // else floor(n * (eta*u - eta + 1)^(1/(1-theta))). Inverse: rank >= v iff u >= g(v).
+    double u1 = 1.0 / zetan;
+    double u2 = zeta2 / zetan;
+    add(p, min, itemCount, 0, u1);
+    add(p, min, itemCount, 1, u2 - u1);
+    double prev = Math.max(u2, g(2, n, theta, eta));
+    for (long r = 2; r < EXACT_RANKS; r++) {
+      double next = Math.min(1.0, Math.max(u2, g(r + 1, n, theta, eta)));
+      add(p, min, itemCount, r, next - prev);
+      prev = next;
+    }
+    double tail = 1.0 - prev;
+    if (tail > 0) {
+      double each = tail / itemCount;
+      for (long k = min; k < min + itemCount && k < p.length; k++) {
+        p[(int) k] += each;
+      }
+    }
+  }
+
+  private static double g(double v, double n, double theta, double eta) {
+    return (Math.pow(v / n, 1 - theta) - 1 + eta) / eta;
+  }
+
+  private static void add(double[] p, long min, long itemCount, long rank, double mass) {
+    if (mass <= 0) {
+      return;
+    }
+    long keynum = min + Utils.fnvhash64(rank) % itemCount;
+    if (keynum >= 0 && keynum < p.length) {
+      p[(int) keynum] += mass;
+    }
+  }
+
+  /** CoreWorkload.buildKeyName. */
+  static String keyName(long keynum, boolean ordered, int zeroPadding) {
+    long k = ordered ? keynum : Utils.hash(keynum);
+    String value = Long.toString(k);
+    StringBuilder sb = new StringBuilder("user");
+    for (int i = value.length(); i < zeroPadding; i++) {
+      sb.append('0');
+    }
+    return sb.append(value).toString();
+  }
+}

@@ -1,0 +1,106 @@
+package io.pancakej.ycsb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+import org.junit.jupiter.api.Test;
+
+import io.pancakej.PancakeConfig;
+import site.ycsb.generator.HotspotIntegerGenerator;
+import site.ycsb.generator.ScrambledZipfianGenerator;
+
+class WorkloadDistributionTest {
+  @Test
+  void zipfianWeights_matchYcsbsOwnKeyChooser() {
+    int records = 1000;
+    Properties props = new Properties();
+    props.setProperty("recordcount", String.valueOf(records));
+    props.setProperty("requestdistribution", "zipfian");
+    Map<String, Double> weights = WorkloadDistribution.weights(props);
+    assertEquals(records, weights.size());
+    assertEquals(1.0, weights.values().stream().mapToDouble(Double::doubleValue).sum(), 1e-9);
+
+    // YCSB's chooser as CoreWorkload builds it (inclusive range, redraw beyond the last record)
+    ScrambledZipfianGenerator chooser = new ScrambledZipfianGenerator(0, records);
+    Map<String, Integer> counts = new HashMap<>();
+    int draws = 400_000;
+    for (int i = 0; i < draws; i++) {
+      long k;
+      do {
+        k = chooser.nextValue();
+      } while (k >= records);
+      counts.merge(WorkloadDistribution.keyName(k, false, 1), 1, Integer::sum);
+    }
+    // every key's sampled frequency within 5 standard errors (plus a little) of the computed one
+    for (Map.Entry<String, Double> e : weights.entrySet()) {
+      double p = e.getValue();
+      double observed = counts.getOrDefault(e.getKey(), 0) / (double) draws;
+      double se = Math.sqrt(p * (1 - p) / draws);
+      assertEquals(p, observed, 5 * se + 1e-4, e.getKey());
+    }
+  }
+
+  @Test
+  void uniformWeights_areEqual_andKeysAreYcsbNames() {
+    Properties props = new Properties();
+    props.setProperty("recordcount", "10");
+    Map<String, Double> weights = WorkloadDistribution.weights(props);
+    assertEquals(10, weights.size());
+    weights.values().forEach(w -> assertEquals(0.1, w, 1e-12));
+    assertEquals("user" + site.ycsb.Utils.hash(3), WorkloadDistribution.keyName(3, false, 1));
+  }
+
+  @Test
+  void hotspotWeights_matchYcsbsOwnKeyChooser() {
+    int records = 1000;
+    Properties props = new Properties();
+    props.setProperty("recordcount", String.valueOf(records));
+    props.setProperty("requestdistribution", "hotspot");
+    props.setProperty("hotspotdatafraction", "0.1");
+    props.setProperty("hotspotopnfraction", "0.9");
+    Map<String, Double> weights = WorkloadDistribution.weights(props);
+    assertEquals(1.0, weights.values().stream().mapToDouble(Double::doubleValue).sum(), 1e-9);
+    HotspotIntegerGenerator chooser = new HotspotIntegerGenerator(0, records - 1, 0.1, 0.9);
+    Map<String, Integer> counts = new HashMap<>();
+    int draws = 300_000;
+    for (int i = 0; i < draws; i++) {
+      counts.merge(WorkloadDistribution.keyName(chooser.nextValue(), false, 1), 1, Integer::sum);
+    }
+    for (Map.Entry<String, Double> e : weights.entrySet()) {
+      double p = e.getValue();
+      double observed = counts.getOrDefault(e.getKey(), 0) / (double) draws;
+      assertEquals(p, observed, 5 * Math.sqrt(p * (1 - p) / draws) + 1e-4, e.getKey());
+    }
+  }
+
+  @Test
+  void declared_loadIsUniformOverTheInsertedRecords_runFollowsTheChooser_latestIsLearned() {
+    Properties props = new Properties();
+    props.setProperty("recordcount", "100");
+    props.setProperty("insertstart", "20");
+    props.setProperty("insertcount", "30");
+    props.setProperty("requestdistribution", "zipfian");
+    String[] why = {null};
+    PancakeConfig.Declared load = WorkloadDistribution.declared(props, why);
+    assertEquals(30, load.weights().size());
+    assertTrue(load.weights().containsKey(WorkloadDistribution.keyName(20, false, 1)));
+    assertFalse(load.weights().containsKey(WorkloadDistribution.keyName(50, false, 1)));
+    assertTrue(load.source().contains("load phase"), load.source());
+
+    props.setProperty(KvClientBinding.DO_TRANSACTIONS_PROPERTY, "true");
+    PancakeConfig.Declared run = WorkloadDistribution.declared(props, why);
+    assertTrue(run.source().contains("requestdistribution=zipfian"), run.source());
+    assertTrue(run.weights().keySet().stream().allMatch(k -> !k.equals(WorkloadDistribution.keyName(5, false, 1))),
+        "keys below insertstart are never drawn");
+
+    props.setProperty("requestdistribution", "latest");
+    assertNull(WorkloadDistribution.declared(props, why));
+    assertTrue(why[0].contains("latest"), why[0]);
+  }
+}
