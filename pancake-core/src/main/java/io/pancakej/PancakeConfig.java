@@ -69,6 +69,7 @@ public final class PancakeConfig {
   private final Path stateDir;
   private final boolean createIfMissing;
   private final int capacity;
+  private final boolean capacityExplicit;
   private final int batchSize;
   private final int valueSize;
   private final int keySize;
@@ -90,6 +91,7 @@ public final class PancakeConfig {
     this.stateDir = b.stateDir;
     this.createIfMissing = b.createIfMissing;
     this.capacity = b.capacity;
+    this.capacityExplicit = b.capacityExplicit;
     this.batchSize = b.batchSize;
     this.valueSize = b.valueSize;
     this.keySize = b.keySize;
@@ -127,6 +129,8 @@ public final class PancakeConfig {
     } else if (props.getProperty(YCSB_RECORD_COUNT) != null) {
       long c = (long) Stores.intProperty(props, YCSB_RECORD_COUNT, 0) + Stores.intProperty(props, YCSB_INSERT_COUNT, 0);
       b.capacity((int) Math.min(Integer.MAX_VALUE, Math.max(1, c)));
+      // only a default for a new state: a run phase may insert a different number of records
+      b.capacityExplicit = false;
     }
     b.batchSize(Stores.intProperty(props, BATCH_SIZE_PROPERTY, DEFAULT_BATCH_SIZE));
     b.valueSize(Stores.intProperty(props, VALUE_SIZE_PROPERTY, DEFAULT_VALUE_SIZE));
@@ -185,6 +189,15 @@ public final class PancakeConfig {
   /** Key slots n for a new state; 0 when unset (an existing state knows its own). */
   public int capacity() {
     return capacity;
+  }
+
+  /**
+   * True if the capacity was asked for ({@code pancake.capacity}, {@link Builder#capacity}), not
+   * derived from YCSB's record counts: an existing state's capacity must then be the same, since
+   * it is fixed when the state is created.
+   */
+  public boolean capacityExplicit() {
+    return capacityExplicit;
   }
 
   public int batchSize() {
@@ -274,6 +287,7 @@ public final class PancakeConfig {
     private Path stateDir = Path.of(DEFAULT_STATE_DIR);
     private boolean createIfMissing = true;
     private int capacity;
+    private boolean capacityExplicit;
     private int batchSize = DEFAULT_BATCH_SIZE;
     private int valueSize = DEFAULT_VALUE_SIZE;
     private int keySize = DEFAULT_KEY_SIZE;
@@ -308,6 +322,7 @@ public final class PancakeConfig {
         throw new ConfigException(CAPACITY_PROPERTY + " must be at least 1, got " + n);
       }
       this.capacity = n;
+      this.capacityExplicit = true;
       return this;
     }
 

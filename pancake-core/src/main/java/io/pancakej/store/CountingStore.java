@@ -140,6 +140,11 @@ public final class CountingStore implements KvStore {
   }
 
   @Override
+  public boolean isEmpty() {
+    return delegate.isEmpty();
+  }
+
+  @Override
   public String describe() {
     return delegate.describe();
   }

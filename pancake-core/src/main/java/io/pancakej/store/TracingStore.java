@@ -110,6 +110,11 @@ public final class TracingStore implements KvStore {
   }
 
   @Override
+  public boolean isEmpty() {
+    return delegate.isEmpty();
+  }
+
+  @Override
   public String describe() {
     return delegate.describe();
   }
