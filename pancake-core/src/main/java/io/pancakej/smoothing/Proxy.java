@@ -41,6 +41,7 @@ import io.pancakej.state.StateDirectory;
 import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.CombiningStore;
 import io.pancakej.store.KvStore;
+import io.pancakej.store.Stores;
 
 /**
  * The PANCAKE engine behind {@link io.pancakej.PancakeClient}; not an API of its own.
@@ -356,36 +357,13 @@ public final class Proxy implements AutoCloseable {
       found = count + " (another application's or scheme's data, or a PANCAKE store under another master key)";
     }
     throw new StateException("cannot create a PANCAKE state in " + dir.path() + " over store " + desc
-        + ": the store is not empty: it holds " + found + ". Nothing was written. One proxy per store: a new"
-        + " state needs an empty store. To go on, either restore the state directory that belongs to"
+        + ": the store is not empty: it holds " + found + ". Nothing was written. A new state needs an empty"
+        + " store: one proxy per store. To go on, either restore the state directory that belongs to"
         + " this store (state.bin and its wal.* files, with the same master key) into " + dir.path()
-        + ", or, if its data is not needed, " + wipeAdvice(desc) + " and open again, or configure another"
+        + ", or, if its data is not needed, " + Stores.howToEmpty(desc) + " and open again, or configure another"
         + " store");
   }
 
-  /** How to empty the store {@code description} names, for the user to do explicitly. */
-  private static String wipeAdvice(String description) {
-    int colon = description.indexOf(':');
-    String kind = colon < 0 ? "" : description.substring(0, colon);
-    String where = colon < 0 ? description : description.substring(colon + 1);
-    switch (kind) {
-      case "rocksdb":
-        return "delete the RocksDB directory " + where + " (with no process using it)";
-      case "redis": {
-        int slash = where.lastIndexOf('/');
-        String db = slash < 0 ? "0" : where.substring(slash + 1);
-        String address = slash < 0 ? where : where.substring(0, slash);
-        int port = address.lastIndexOf(':');
-        String cli = port < 0 ? "" : " (redis-cli -h " + address.substring(0, port) + " -p "
-            + address.substring(port + 1) + " -n " + db + " FLUSHDB)";
-        return "wipe the store explicitly with FLUSHDB on Redis database " + db + " of " + address + cli;
-      }
-      case "redis-cluster":
-        return "wipe the store explicitly with FLUSHALL on every master of the Redis Cluster " + where;
-      default:
-        return "delete every key of store " + description;
-    }
-  }
   private static CompletableFuture<ProxyState> loadInBackground(StateDirectory dir, MasterKey key) {
     CompletableFuture<ProxyState> result = new CompletableFuture<>();
     Thread loader = new Thread(() -> {
