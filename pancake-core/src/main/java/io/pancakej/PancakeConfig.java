@@ -20,7 +20,10 @@ public final class PancakeConfig {
   public static final String DEFAULT_STATE_DIR = "data/pancake-state";
   /** Whether a missing state directory may be created (false: a missing state is an error). */
   public static final String CREATE_PROPERTY = "pancake.state.create";
-  /** Number of real key slots n; defaults to YCSB's {@code recordcount} plus {@code insertcount}. */
+  /**
+   * Number of real key slots n; defaults to YCSB's {@code recordcount} plus {@code insertcount}.
+   * Fixed when a state is created: set explicitly and different from an existing state's, an error.
+   */
   public static final String CAPACITY_PROPERTY = "pancake.capacity";
   /** Accesses per batch, B. */
   public static final String BATCH_SIZE_PROPERTY = "pancake.batch.size";

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -32,8 +33,11 @@ import org.rocksdb.RocksIterator;
 import io.pancakej.baseline.EncryptedClient;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.state.StateDirectory;
+import io.pancakej.store.KvStore;
 import io.pancakej.store.RedisStore;
+import io.pancakej.store.RocksDbStore;
 import io.pancakej.store.Stores;
+import io.pancakej.testing.ForwardingStore;
 import io.pancakej.testing.RedisServerFixture;
 import redis.clients.jedis.Jedis;
 
@@ -227,6 +231,30 @@ class StateCreationTest {
     assertEquals(before, contents(store));
     assertFalse(Files.exists(dir.resolve("second-state")));
     assertReadsBack(first);
+  }
+
+  @Test
+  void interruptedCreation_keepsItsKey_andTheNextCreateSaysTheCreationDidNotFinish() {
+    Path store = dir.resolve("rocksdb");
+    Path state = dir.resolve("state");
+    AtomicInteger puts = new AtomicInteger();
+    KvStore failing = new ForwardingStore(RocksDbStore.open(store, 8)) {
+      @Override
+      public void multiPut(List<byte[]> keys, List<byte[]> values) {
+        if (puts.incrementAndGet() == 2) { // 2n = 800 replicas are written in chunks of 512
+          throw new StoreException("injected: the store went away");
+        }
+        super.multiPut(keys, values);
+      }
+    };
+    assertThrows(StoreException.class, () -> PancakeClient.open(
+        PancakeConfig.builder().stateDir(state).capacity(400).store(failing).build()));
+    assertTrue(Files.exists(state.resolve("master.key")), "the key the written replicas are sealed under is kept");
+    assertFalse(StateDirectory.exists(state));
+
+    StateException e = assertThrows(StateException.class, () -> PancakeClient.open(
+        PancakeConfig.builder().stateDir(state).capacity(400).store(RocksDbStore.open(store, 8)).build()));
+    assertMentions(e, "no canary", "did not finish", "one proxy per store", "delete the RocksDB directory");
   }
 
   // ------------------------------------------------------------------ Redis

@@ -220,10 +220,10 @@ public final class Proxy implements AutoCloseable {
       store = config.openStore();
       if (!exists) {
         checkStoreIsNew(config, dir, key, store);
-        creating = true;
         if (key == null) {
           key = MasterKey.loadOrCreate(config.keyFile());
         }
+        creating = true; // from here on what this create made stays: the store may hold data under the key
       }
       if (config.combineStoreCalls(store)) {
         store = new CombiningStore(store);

@@ -109,6 +109,7 @@ public final class TracingStore implements KvStore {
     return delegate.isEmbedded();
   }
 
+  /** Not traced: it reads no label (one {@code DBSIZE} or seek, before a state is created). */
   @Override
   public boolean isEmpty() {
     return delegate.isEmpty();
