@@ -23,7 +23,10 @@ public final class PancakeConfig {
   public static final String DEFAULT_STATE_DIR = "data/pancake-state";
   /** Whether a missing state directory may be created (false: a missing state is an error). */
   public static final String CREATE_PROPERTY = "pancake.state.create";
-  /** Number of real key slots n; defaults to YCSB's {@code recordcount} plus {@code insertcount}. */
+  /**
+   * Number of real key slots n; defaults to YCSB's {@code recordcount} plus {@code insertcount}.
+   * Fixed when a state is created: set explicitly and different from an existing state's, an error.
+   */
   public static final String CAPACITY_PROPERTY = "pancake.capacity";
   /** Accesses per batch, B. */
   public static final String BATCH_SIZE_PROPERTY = "pancake.batch.size";
@@ -77,6 +80,7 @@ public final class PancakeConfig {
   private final Path stateDir;
   private final boolean createIfMissing;
   private final int capacity;
+  private final boolean capacityExplicit;
   private final int batchSize;
   private final int valueSize;
   private final int keySize;
@@ -102,6 +106,7 @@ public final class PancakeConfig {
     this.stateDir = b.stateDir;
     this.createIfMissing = b.createIfMissing;
     this.capacity = b.capacity;
+    this.capacityExplicit = b.capacityExplicit;
     this.batchSize = b.batchSize;
     this.valueSize = b.valueSize;
     this.keySize = b.keySize;
@@ -148,6 +153,8 @@ public final class PancakeConfig {
     } else if (props.getProperty(YCSB_RECORD_COUNT) != null) {
       long c = (long) Stores.intProperty(props, YCSB_RECORD_COUNT, 0) + Stores.intProperty(props, YCSB_INSERT_COUNT, 0);
       b.capacity((int) Math.min(Integer.MAX_VALUE, Math.max(1, c)));
+      // only a default for a new state: a run phase may insert a different number of records
+      b.capacityExplicit = false;
     }
     b.batchSize(Stores.intProperty(props, BATCH_SIZE_PROPERTY, DEFAULT_BATCH_SIZE));
     b.valueSize(Stores.intProperty(props, VALUE_SIZE_PROPERTY, DEFAULT_VALUE_SIZE));
@@ -216,6 +223,15 @@ public final class PancakeConfig {
   /** Key slots n for a new state; 0 when unset (an existing state knows its own). */
   public int capacity() {
     return capacity;
+  }
+
+  /**
+   * True if the capacity was asked for ({@code pancake.capacity}, {@link Builder#capacity}), not
+   * derived from YCSB's record counts: an existing state's capacity must then be the same, since
+   * it is fixed when the state is created.
+   */
+  public boolean capacityExplicit() {
+    return capacityExplicit;
   }
 
   public int batchSize() {
@@ -333,6 +349,7 @@ public final class PancakeConfig {
     private Path stateDir = Path.of(DEFAULT_STATE_DIR);
     private boolean createIfMissing = true;
     private int capacity;
+    private boolean capacityExplicit;
     private int batchSize = DEFAULT_BATCH_SIZE;
     private int valueSize = DEFAULT_VALUE_SIZE;
     private int keySize = DEFAULT_KEY_SIZE;
@@ -371,6 +388,7 @@ public final class PancakeConfig {
         throw new ConfigException(CAPACITY_PROPERTY + " must be at least 1, got " + n);
       }
       this.capacity = n;
+      this.capacityExplicit = true;
       return this;
     }
 

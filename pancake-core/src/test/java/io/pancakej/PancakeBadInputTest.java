@@ -108,6 +108,33 @@ class PancakeBadInputTest {
   }
 
   @Test
+  void capacityOtherThanTheStates_failsNamingBothValues_whileYcsbsRecordCountIsOnlyADefault() throws IOException {
+    Path file = state.resolve(StateDirectory.STATE_FILE);
+    byte[] sealed = Files.readAllBytes(file);
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> PancakeClient.open(config(state, store).capacity(60).build()));
+    assertMentions(e, "pancake.capacity=50", "pancake.capacity=60", state.toAbsolutePath().normalize().toString());
+    assertArrayEquals(sealed, Files.readAllBytes(file), "a failed open leaves the state file alone");
+
+    Properties p = new Properties();
+    p.setProperty(PancakeConfig.STATE_DIR_PROPERTY, state.toString());
+    p.setProperty(Stores.STORE_PROPERTY, "rocksdb");
+    p.setProperty(Stores.ROCKSDB_DIR_PROPERTY, store.toString());
+    p.setProperty(PancakeConfig.YCSB_RECORD_COUNT, "60"); // a YCSB run phase with other counts: not an error
+    try (PancakeClient client = PancakeClient.open(PancakeConfig.fromProperties(p))) {
+      assertArrayEquals(VALUE, client.get(KEY).orElseThrow());
+    }
+    p.setProperty(PancakeConfig.CAPACITY_PROPERTY, "60");
+    assertMentions(assertThrows(ConfigException.class, () -> PancakeClient.open(PancakeConfig.fromProperties(p))),
+        "pancake.capacity=50", "pancake.capacity=60");
+    p.setProperty(PancakeConfig.CAPACITY_PROPERTY, "50");
+    try (PancakeClient client = PancakeClient.open(PancakeConfig.fromProperties(p))) {
+      assertArrayEquals(VALUE, client.get(KEY).orElseThrow());
+    }
+    assertNothingLost();
+  }
+
+  @Test
   void corruptedStateFile_failsNamingTheFile_andIsNotOverwritten() throws IOException {
     Path file = state.resolve(StateDirectory.STATE_FILE);
     byte[] original = Files.readAllBytes(file);

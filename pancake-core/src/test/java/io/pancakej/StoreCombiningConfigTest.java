@@ -37,6 +37,11 @@ class StoreCombiningConfigTest {
     }
 
     @Override
+    public boolean isEmpty() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public String describe() {
       return "remote";
     }

@@ -1,8 +1,10 @@
 package io.pancakej.smoothing;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,6 +42,7 @@ import io.pancakej.state.StateDirectory;
 import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.CombiningStore;
 import io.pancakej.store.KvStore;
+import io.pancakej.store.Stores;
 
 /**
  * The PANCAKE engine behind {@link io.pancakej.PancakeClient}; not an API of its own.
@@ -131,7 +134,7 @@ public final class Proxy implements AutoCloseable {
     this.store = store;
     this.stateDir = stateDir;
     this.masterKey = masterKey;
-    this.prf = new Prf(masterKey.derive("pancake-j label prf v1"), 16);
+    this.prf = labelPrf(masterKey);
     this.aead = valueAead(config, stateDir, masterKey, stateId, savedKeyEpoch);
     this.codec = codec;
     this.phase = phase;
@@ -225,9 +228,14 @@ public final class Proxy implements AutoCloseable {
       throw new ConfigException("a new PANCAKE state needs a capacity: set pancake.capacity"
           + " (or YCSB's recordcount)");
     }
+    // everything that can reject a new state's configuration is checked before anything is
+    // created: the state directory, the key file, the store (RocksDB creates its directory)
+    Initial initial = exists ? null : Initial.prepare(config);
+    Leftovers leftovers = exists ? null : Leftovers.before(config.stateDir());
     StateDirectory dir = StateDirectory.lock(config.stateDir());
     KvStore store = null;
     CompletableFuture<ProxyState> saved = null;
+    boolean creating = false;
     try {
       MasterKey key;
       if (exists) {
@@ -240,15 +248,23 @@ public final class Proxy implements AutoCloseable {
         // longest step of an open: it runs while the store connects or opens
         saved = loadInBackground(dir, key);
       } else {
-        key = MasterKey.loadOrCreate(config.keyFile());
+        // an existing key file is used; a new one is written only once the store proved empty
+        key = Files.isRegularFile(config.keyFile()) ? MasterKey.load(config.keyFile()) : null;
       }
       store = config.openStore();
+      if (!exists) {
+        checkStoreIsNew(config, dir, key, store);
+        if (key == null) {
+          key = MasterKey.loadOrCreate(config.keyFile());
+        }
+        creating = true; // from here on what this create made stays: the store may hold data under the key
+      }
       if (config.combineStoreCalls(store)) {
         store = new CombiningStore(store);
       }
       Proxy proxy = exists
           ? reopen(config, dir, key, store, awaitLoad(saved), eagerSwaps)
-          : create(config, dir, key, store, eagerSwaps);
+          : create(config, dir, key, store, initial, eagerSwaps);
       proxy.pacer.start();
       if (proxy.estimator != null) {
         proxy.estimator.start();
@@ -274,8 +290,115 @@ public final class Proxy implements AutoCloseable {
         }
       }
       dir.close();
+      if (leftovers != null && !creating) {
+        leftovers.remove(); // a rejected create leaves the state directory as it found it
+      }
       throw e;
     }
+  }
+
+  /**
+   * What a new state is initialized from, read and checked before anything is created: the
+   * capacity, and the declared distribution's weights (each key within pancake.key.size, no more
+   * keys than the capacity) with the estimate they give.
+   */
+  private static final class Initial {
+    final int capacity;
+    final List<byte[]> listedKeys = new ArrayList<>();
+    double[] inOrder;
+    String source;
+
+    private Initial(int capacity) {
+      this.capacity = capacity;
+    }
+
+    static Initial prepare(PancakeConfig config) {
+      int n = config.capacity();
+      if (n > (1 << 29)) {
+        throw new ConfigException("pancake.capacity " + n + " is too large (at most 2^29 key slots)");
+      }
+      Initial init = new Initial(n);
+      PancakeConfig.Declared declared = config.declaredDistribution();
+      if (declared != null) {
+        Map<String, Double> weights = declared.weights();
+        for (String k : weights.keySet()) {
+          init.listedKeys.add(checkedFileKey(declared, config, k));
+        }
+        init.inOrder = DistributionFile.estimate(DistributionFile.weightsInOrder(weights), n);
+        init.source = declared.source();
+      }
+      return init;
+    }
+  }
+
+  /**
+   * The parts of a state directory that locking it creates (the directory, its lock file), noted
+   * before: a create that is rejected removes those it created and nothing else.
+   */
+  private static final class Leftovers {
+    final Path dir;
+    final boolean dirExisted;
+    final boolean lockExisted;
+
+    private Leftovers(Path dir) {
+      this.dir = dir.toAbsolutePath().normalize();
+      this.dirExisted = Files.exists(this.dir);
+      this.lockExisted = Files.exists(this.dir.resolve(StateDirectory.LOCK_FILE));
+    }
+
+    static Leftovers before(Path dir) {
+      return new Leftovers(dir);
+    }
+
+    void remove() {
+      try {
+        if (!lockExisted) {
+          Files.deleteIfExists(dir.resolve(StateDirectory.LOCK_FILE));
+        }
+        if (!dirExisted) {
+          Files.deleteIfExists(dir); // only if empty: anything else in it is not ours to delete
+        }
+      } catch (IOException ignored) {
+        // best effort: the error being thrown is the one that matters
+      }
+    }
+  }
+
+  /**
+   * Creating a state writes 2n replicas and a canary over whatever the store holds, so a store
+   * that holds anything is refused, never overwritten: it may be this state's own data after its
+   * state file was lost (a restored state file reads it again), or another proxy's store (one
+   * proxy per store). Where the key is known, the canary and the first replica label say which.
+   */
+  private static void checkStoreIsNew(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store) {
+    if (store.isEmpty()) {
+      return;
+    }
+    String desc = store.describe();
+    String found = null;
+    if (key != null) {
+      Prf prf = labelPrf(key);
+      List<byte[]> got = store.multiGet(List.of(canaryLabel(prf), label(prf, 0)));
+      if (got.get(0) != null) {
+        found = "a PANCAKE store created with this master key (" + config.keyFile().toAbsolutePath().normalize()
+            + "): the data of another state directory that uses the same key, or of this state directory"
+            + " before its state file was lost";
+      } else if (got.get(1) != null) {
+        found = "PANCAKE replicas sealed under this master key (" + config.keyFile().toAbsolutePath().normalize()
+            + ") but no canary: a creation of a state with this key that did not finish";
+      }
+    }
+    if (found == null) {
+      String count = store.storage().filter(s -> s.entries() > 0)
+          .map(s -> (desc.startsWith("rocksdb:") ? "about " : "") + s.entries() + " entries").orElse("data");
+      found = count + " (another application's or scheme's data, or a PANCAKE store under another master key)";
+    }
+    throw new StateException("cannot create a PANCAKE state in " + dir.path() + " over store " + desc
+        + ": the store is not empty: it holds " + found + ". Nothing was written. A new state needs an empty"
+        + " store: one proxy per store. To go on, either restore the state directory that belongs to"
+        + " this store (state.bin and its wal.* files, with the same master key) into " + dir.path()
+        + ", or, if its data is not needed, " + Stores.howToEmpty(desc) + " and open again, or configure another"
+        + " store");
   }
 
   private static CompletableFuture<ProxyState> loadInBackground(StateDirectory dir, MasterKey key) {
@@ -322,28 +445,23 @@ public final class Proxy implements AutoCloseable {
     return order;
   }
 
-  private static Proxy create(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store, boolean eager) {
-    int n = config.capacity();
-    if (n > (1 << 29)) {
-      throw new ConfigException("pancake.capacity " + n + " is too large (at most 2^29 key slots)");
-    }
+  private static Proxy create(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store, Initial initial,
+      boolean eager) {
+    int n = initial.capacity;
     RandomGenerator rnd = randomSource(config.seed()).get();
     int[] order = shuffledSlots(n, rnd);
     byte[][] keyOfSlot = new byte[n][];
     double[] estimate = new double[n];
     int bound = 0;
-    PancakeConfig.Declared declared = config.declaredDistribution();
     String source;
-    if (declared != null) {
-      Map<String, Double> weights = declared.weights();
-      double[] inOrder = DistributionFile.estimate(DistributionFile.weightsInOrder(weights), n);
-      for (String k : weights.keySet()) {
-        keyOfSlot[order[bound++]] = checkedFileKey(declared, config, k);
+    if (initial.inOrder != null) {
+      for (byte[] k : initial.listedKeys) {
+        keyOfSlot[order[bound++]] = k;
       }
       for (int i = 0; i < n; i++) {
-        estimate[order[i]] = inOrder[i];
+        estimate[order[i]] = initial.inOrder[i];
       }
-      source = declared.source();
+      source = initial.source;
     } else {
       Arrays.fill(estimate, 1.0 / n);
       source = "none declared: uniform over the " + n + " key slots until the detector learns the workload";
@@ -354,7 +472,7 @@ public final class Proxy implements AutoCloseable {
     ReplicaCodec codec = new ReplicaCodec(config.keySize(), config.valueSize());
     WriteAheadLog.deleteBefore(dir.path(), Long.MAX_VALUE); // leftovers of an earlier, unfinished state
     Proxy proxy = new Proxy(config, store, dir, key, codec, new Phase.Steady(plan), keyOfSlot, order, bound,
-        stateId, 1, declared != null ? Estimator.EXACT : Estimator.ASSUMED, source, null, eager);
+        stateId, 1, initial.inOrder != null ? Estimator.EXACT : Estimator.ASSUMED, source, null, eager);
     proxy.writeInitialReplicas(plan);
     proxy.checkpoint();
     return proxy;
@@ -374,6 +492,12 @@ public final class Proxy implements AutoCloseable {
     if (!s.storeDescription().equals(store.describe())) {
       throw new StateException("state " + dir.path() + " belongs to store " + s.storeDescription()
           + ", not to the configured store " + store.describe());
+    }
+    if (config.capacityExplicit() && config.capacity() != s.capacity()) {
+      throw new ConfigException("state " + dir.path() + " was created with pancake.capacity=" + s.capacity()
+          + "; the configuration asks for pancake.capacity=" + config.capacity() + " (the capacity is fixed"
+          + " when a state is created: leave pancake.capacity unset or set it to " + s.capacity()
+          + ", or load the data into a new state and an empty store)");
     }
     if (s.valueSize() != config.valueSize() || s.keySize() != config.keySize()) {
       throw new ConfigException("state " + dir.path() + " was created with pancake.value.size="
@@ -583,10 +707,22 @@ public final class Proxy implements AutoCloseable {
   }
 
   byte[] label(int replicaSlot) {
-    return prf.compute(ByteBuffer.allocate(9).put((byte) 1).putLong(replicaSlot).array());
+    return label(prf, replicaSlot);
   }
 
   byte[] canaryLabel() {
+    return canaryLabel(prf);
+  }
+
+  private static Prf labelPrf(MasterKey key) {
+    return new Prf(key.derive("pancake-j label prf v1"), 16);
+  }
+
+  private static byte[] label(Prf prf, int replicaSlot) {
+    return prf.compute(ByteBuffer.allocate(9).put((byte) 1).putLong(replicaSlot).array());
+  }
+
+  private static byte[] canaryLabel(Prf prf) {
     return prf.compute("\u0002pancake-j canary".getBytes(StandardCharsets.US_ASCII));
   }
 

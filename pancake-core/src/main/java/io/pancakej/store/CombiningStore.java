@@ -86,6 +86,11 @@ public final class CombiningStore implements KvStore {
   }
 
   @Override
+  public boolean isEmpty() {
+    return delegate.isEmpty();
+  }
+
+  @Override
   public String describe() {
     return delegate.describe();
   }

@@ -139,6 +139,12 @@ public final class CountingStore implements KvStore {
     return delegate.isEmbedded();
   }
 
+  /** Not counted, like {@link #storage()}: a check before a state is created, not a data access. */
+  @Override
+  public boolean isEmpty() {
+    return delegate.isEmpty();
+  }
+
   @Override
   public String describe() {
     return delegate.describe();

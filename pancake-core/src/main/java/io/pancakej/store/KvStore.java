@@ -61,6 +61,15 @@ public interface KvStore extends AutoCloseable {
   String describe();
 
   /**
+   * True if the store holds no key at all (in the part it describes: one Redis logical database,
+   * every master of a cluster). Creating a PANCAKE or Path ORAM state writes over whatever the
+   * store holds, so the schemes check this first and refuse a store that holds data: it may be
+   * the data of a state whose state file was lost, or of another proxy (one proxy per store).
+   * Exact, not an estimate; cheap (one seek or one command per node).
+   */
+  boolean isEmpty();
+
+  /**
    * What the store holds, as far as the backend knows cheaply: entries and bytes (an estimate on
    * RocksDB, used memory on Redis). Empty when the backend cannot tell; the default.
    */

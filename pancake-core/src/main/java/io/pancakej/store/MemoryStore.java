@@ -71,6 +71,12 @@ public final class MemoryStore implements KvStore {
   }
 
   @Override
+  public boolean isEmpty() {
+    checkOpen();
+    return map.isEmpty();
+  }
+
+  @Override
   public boolean isEmbedded() {
     return true;
   }

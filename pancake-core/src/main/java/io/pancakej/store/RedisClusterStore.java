@@ -23,6 +23,7 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
@@ -324,6 +325,49 @@ public final class RedisClusterStore implements KvStore {
         }
       }
     }
+  }
+
+  /**
+   * {@code DBSIZE} on every master the slot map names (replicas mirror their master). A cluster
+   * whose map leaves slots without a master is an error: what they hold cannot be checked.
+   */
+  @Override
+  public boolean isEmpty() {
+    checkOpen();
+    try {
+      Set<HostAndPort> masters = masters();
+      if (masters == null) {
+        provider.renewSlotCache();
+        masters = masters();
+      }
+      if (masters == null) {
+        throw new StoreException("Redis Cluster " + description + " has hash slots without a master"
+            + " (cluster not ready?): cannot tell whether it holds data");
+      }
+      for (HostAndPort master : masters) {
+        try (Connection c = provider.getConnection(master)) {
+          if (((Number) c.executeCommand(Protocol.Command.DBSIZE)).longValue() != 0) {
+            return false;
+          }
+        }
+      }
+      return true;
+    } catch (JedisException e) {
+      throw RedisStore.failure("Redis Cluster DBSIZE failed on " + description, e);
+    }
+  }
+
+  /** Every master in the cached slot map, or null if some slot has none. */
+  private Set<HostAndPort> masters() {
+    Set<HostAndPort> masters = new HashSet<>();
+    for (int slot = 0; slot < Protocol.CLUSTER_HASHSLOTS; slot++) {
+      HostAndPort node = provider.getNode(slot);
+      if (node == null) {
+        return null;
+      }
+      masters.add(node);
+    }
+    return masters;
   }
 
   private void checkOpen() {

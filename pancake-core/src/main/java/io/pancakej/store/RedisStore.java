@@ -209,6 +209,17 @@ public final class RedisStore implements KvStore {
     return new StoreException(what + kind + ": " + e.getMessage(), e);
   }
 
+  /** {@code DBSIZE} of the configured logical database. */
+  @Override
+  public boolean isEmpty() {
+    checkOpen();
+    try (Jedis j = pool.getResource()) {
+      return j.dbSize() == 0;
+    } catch (JedisException e) {
+      throw failed("Redis DBSIZE failed on " + description, e);
+    }
+  }
+
   @Override
   public String describe() {
     return description;

@@ -17,6 +17,7 @@ import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -217,6 +218,22 @@ public final class RocksDbStore implements KvStore {
       wrote(batch.getDataSize());
     } catch (RocksDBException e) {
       throw new StoreException("RocksDB delete failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** One seek to the first key (deleted keys are skipped, unlike the key-count estimate). */
+  @Override
+  public boolean isEmpty() {
+    checkOpen();
+    try (RocksIterator it = db.newIterator()) {
+      it.seekToFirst();
+      if (it.isValid()) {
+        return false;
+      }
+      it.status();
+      return true;
+    } catch (RocksDBException e) {
+      throw new StoreException("RocksDB scan of " + dir + " failed: " + e.getMessage(), e);
     }
   }
 

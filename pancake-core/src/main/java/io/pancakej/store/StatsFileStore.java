@@ -53,6 +53,11 @@ final class StatsFileStore implements KvStore {
   }
 
   @Override
+  public boolean isEmpty() {
+    return counting.isEmpty();
+  }
+
+  @Override
   public String describe() {
     return counting.describe();
   }

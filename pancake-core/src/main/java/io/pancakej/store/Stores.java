@@ -81,6 +81,33 @@ public final class Stores {
     }
   }
 
+  /**
+   * How to empty the store a {@link KvStore#describe()} names, for a user to do explicitly (the
+   * schemes never wipe a store themselves): for error messages that refuse a store holding data.
+   */
+  public static String howToEmpty(String description) {
+    int colon = description.indexOf(':');
+    String kind = colon < 0 ? "" : description.substring(0, colon);
+    String where = colon < 0 ? description : description.substring(colon + 1);
+    switch (kind) {
+      case "rocksdb":
+        return "delete the RocksDB directory " + where + " (with no process using it)";
+      case "redis": {
+        int slash = where.lastIndexOf('/');
+        String db = slash < 0 ? "0" : where.substring(slash + 1);
+        String address = slash < 0 ? where : where.substring(0, slash);
+        int port = address.lastIndexOf(':');
+        String cli = port < 0 ? "" : " (redis-cli -h " + address.substring(0, port) + " -p "
+            + address.substring(port + 1) + " -n " + db + " FLUSHDB)";
+        return "wipe the store explicitly with FLUSHDB on Redis database " + db + " of " + address + cli;
+      }
+      case "redis-cluster":
+        return "wipe the store explicitly with FLUSHALL on every master of the Redis Cluster " + where;
+      default:
+        return "delete every key of store " + description;
+    }
+  }
+
   /** Reads an integer property, failing with a message that names it. */
   public static int intProperty(Properties props, String name, int defaultValue) {
     String v = props.getProperty(name);

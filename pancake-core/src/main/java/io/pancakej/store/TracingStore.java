@@ -109,6 +109,12 @@ public final class TracingStore implements KvStore {
     return delegate.isEmbedded();
   }
 
+  /** Not traced: it reads no label (one {@code DBSIZE} or seek, before a state is created). */
+  @Override
+  public boolean isEmpty() {
+    return delegate.isEmpty();
+  }
+
   @Override
   public String describe() {
     return delegate.describe();

@@ -55,6 +55,11 @@ class EncryptedClientSecurityTest {
     }
 
     @Override
+    public boolean isEmpty() {
+      return delegate.isEmpty();
+    }
+
+    @Override
     public String describe() {
       return "recording";
     }

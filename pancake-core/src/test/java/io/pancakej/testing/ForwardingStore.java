@@ -37,6 +37,11 @@ public class ForwardingStore implements KvStore {
   }
 
   @Override
+  public boolean isEmpty() {
+    return delegate.isEmpty();
+  }
+
+  @Override
   public String describe() {
     return delegate.describe();
   }

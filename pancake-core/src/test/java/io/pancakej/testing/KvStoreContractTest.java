@@ -65,6 +65,19 @@ public abstract class KvStoreContractTest {
   }
 
   @Test
+  void isEmpty_whileNoKeyIsHeld_whereverTheKeyLives() {
+    assertTrue(store.isEmpty(), "a new store");
+    // one key at a time, so that on a cluster each master in turn is the only one holding data
+    for (int i = 0; i < 24; i++) {
+      byte[] key = bytes("only-" + i);
+      store.put(key, bytes("v"));
+      assertFalse(store.isEmpty(), "holding key " + i);
+      store.multiDelete(List.of(key));
+      assertTrue(store.isEmpty(), "key " + i + " deleted");
+    }
+  }
+
+  @Test
   void multiGet_returnsNullAtAbsentPositions() {
     store.put(bytes("present"), bytes("v"));
     List<byte[]> got = store.multiGet(List.of(bytes("absent-1"), bytes("present"), bytes("absent-2")));

@@ -98,6 +98,9 @@ public final class PathOramClient implements KvClient {
     this.stashMax = b.stashMax;
     Path stateFile = StateFile.file(b.stateDir);
     boolean exists = Files.exists(stateFile);
+    if (!exists) {
+      checkCanCreate(b, store); // before a key file is created
+    }
     MasterKey master = b.masterKey;
     if (master == null) {
       Path keyFile = b.keyFile != null ? b.keyFile : b.stateDir.resolve("master.key");
@@ -126,18 +129,6 @@ public final class PathOramClient implements KvClient {
       this.maxStash = s.maxStash();
       this.codec = new BucketCodec(blockAead, keySize, valueSize);
     } else {
-      if (!b.createIfMissing) {
-        throw new StateException("no Path ORAM state in " + b.stateDir + " (" + CREATE_PROPERTY
-            + "=false): run the load phase first, or point " + STATE_DIR_PROPERTY + " at its state");
-      }
-      if (b.capacity == null) {
-        throw new ConfigException("a new Path ORAM needs a capacity: set " + CAPACITY_PROPERTY
-            + " (or YCSB's recordcount)");
-      }
-      if (b.capacity > (1 << TreeLayout.MAX_HEIGHT)) {
-        throw new ConfigException(CAPACITY_PROPERTY + " must be at most 2^" + TreeLayout.MAX_HEIGHT
-            + " for Path ORAM, got " + b.capacity);
-      }
       this.tree = b.treeHeight != null ? new TreeLayout(b.treeHeight) : TreeLayout.forCapacity(b.capacity);
       this.keySize = b.keySize != null ? b.keySize : DEFAULT_KEY_SIZE;
       this.valueSize = b.valueSize != null ? b.valueSize : DEFAULT_VALUE_SIZE;
@@ -145,6 +136,37 @@ public final class PathOramClient implements KvClient {
       this.codec = new BucketCodec(blockAead, keySize, valueSize);
       initializeTree();
       saveState();
+    }
+  }
+
+  /**
+   * A new tree needs a capacity and an empty store: initializing it writes every bucket over
+   * whatever the store holds, which may be the tree of a state whose state file was lost, or
+   * another proxy's data (one proxy per store). Such a store is refused, never overwritten.
+   */
+  private static void checkCanCreate(Builder b, KvStore store) {
+    if (!b.createIfMissing) {
+      throw new StateException("no Path ORAM state in " + b.stateDir + " (" + CREATE_PROPERTY
+          + "=false): run the load phase first, or point " + STATE_DIR_PROPERTY + " at its state");
+    }
+    if (b.capacity == null) {
+      throw new ConfigException("a new Path ORAM needs a capacity: set " + CAPACITY_PROPERTY
+          + " (or YCSB's recordcount)");
+    }
+    if (b.capacity > (1 << TreeLayout.MAX_HEIGHT)) {
+      throw new ConfigException(CAPACITY_PROPERTY + " must be at most 2^" + TreeLayout.MAX_HEIGHT
+          + " for Path ORAM, got " + b.capacity);
+    }
+    if (!store.isEmpty()) {
+      String desc = store.describe();
+      String count = store.storage().filter(s -> s.entries() > 0)
+          .map(s -> ", it holds " + (desc.startsWith("rocksdb:") ? "about " : "") + s.entries() + " entries").orElse("");
+      Path dir = b.stateDir.toAbsolutePath().normalize();
+      throw new StateException("cannot create a Path ORAM state in " + dir + " over store " + desc
+          + ": the store is not empty" + count + ". Nothing was written. A new tree needs an empty store: one"
+          + " proxy per store. To go on, either restore the state directory that belongs to this store ("
+          + StateFile.file(dir).getFileName() + ", with the same master key) into " + dir + ", or, if its"
+          + " data is not needed, " + Stores.howToEmpty(desc) + " and open again, or configure another store");
     }
   }
 

@@ -54,6 +54,36 @@ class PersistenceTest {
   }
 
   @Test
+  void creatingOverAStoreThatHoldsData_isRefused_writesNothing_andTheRestoredStateReadsBack() throws Exception {
+    Map<Integer, byte[]> model = load();
+    Path stateFile = StateFile.file(dir);
+    byte[] saved = Files.readAllBytes(stateFile);
+    Files.delete(stateFile); // the state file is lost; the key file and the tree stay
+    storeA.clear();
+    StateException e = assertThrows(StateException.class,
+        () -> PathOramClientTest.small(dir, 256, 21).store(storeA).build());
+    for (String w : new String[] {"not empty", "memory:A", "one proxy per store",
+        dir.toAbsolutePath().normalize().toString()}) {
+      assertTrue(e.getMessage().contains(w), "message should mention '" + w + "': " + e.getMessage());
+    }
+    assertTrue(storeA.ops().stream().noneMatch(op -> op.kind() != RecordingStore.Kind.GET), "a refused create wrote "
+        + storeA.ops().size() + " operations");
+    assertFalse(Files.exists(stateFile), "a refused create must not save a state");
+
+    // with another state directory and no key file yet: refused before a key file is created
+    Path other = dir.resolve("other");
+    assertThrows(StateException.class, () -> PathOramClientTest.small(other, 256, 21).store(storeA).build());
+    assertFalse(Files.exists(other.resolve("master.key")), "a refused create left a key file");
+
+    Files.write(stateFile, saved);
+    try (PathOramClient c = reopen()) {
+      for (Map.Entry<Integer, byte[]> entry : model.entrySet()) {
+        assertArrayEquals(entry.getValue(), c.get(PathOramClientTest.key(entry.getKey())).orElseThrow());
+      }
+    }
+  }
+
+  @Test
   void reopening_theSameStateAndStore_returnsTheSameValues() {
     Map<Integer, byte[]> model = load();
     try (PathOramClient c = reopen()) {

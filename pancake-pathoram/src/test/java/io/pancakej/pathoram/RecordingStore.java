@@ -81,6 +81,11 @@ final class RecordingStore implements KvStore {
   }
 
   @Override
+  public boolean isEmpty() {
+    return delegate.isEmpty();
+  }
+
+  @Override
   public String describe() {
     return delegate.describe();
   }

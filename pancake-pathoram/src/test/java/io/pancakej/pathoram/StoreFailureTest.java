@@ -52,6 +52,11 @@ class StoreFailureTest {
     }
 
     @Override
+    public boolean isEmpty() {
+      return delegate.isEmpty();
+    }
+
+    @Override
     public String describe() {
       return "flaky";
     }
