@@ -15,15 +15,15 @@ import java.util.regex.Pattern;
  * Runs stock YCSB ({@code site.ycsb.Client}) in a child JVM on the test classpath, the way
  * {@code bin/ycsb} does, so that load and run are separate processes as they are for users.
  */
-final class YcsbProcess {
+public final class YcsbProcess {
   /** The workloads directory at the project root. */
-  static final Path WORKLOADS = Path.of(System.getProperty("user.dir")).resolveSibling("workloads");
+  public static final Path WORKLOADS = Path.of(System.getProperty("user.dir")).resolveSibling("workloads");
   private static final Pattern RETURN = Pattern.compile("^\\[(\\w+)\\], Return=(\\w+), (\\d+)$", Pattern.MULTILINE);
 
   /** What a finished YCSB process printed. */
-  record Result(int exitCode, String stdout, String stderr) {
+  public record Result(int exitCode, String stdout, String stderr) {
     /** Counts per "OPERATION Return=STATUS" line, e.g. {@code READ=OK -> 1000}. */
-    Map<String, Long> returns() {
+    public Map<String, Long> returns() {
       Map<String, Long> out = new java.util.TreeMap<>();
       Matcher m = RETURN.matcher(stdout);
       while (m.find()) {
@@ -48,13 +48,13 @@ final class YcsbProcess {
    * Runs one YCSB phase ({@code load} or {@code run}) of {@code binding} in {@code workDir} with
    * the workload file and {@code -p} properties given.
    */
-  static Result run(Path workDir, String phase, String bindingClass, String workload, int threads,
+  public static Result run(Path workDir, String phase, String bindingClass, String workload, int threads,
       Map<String, String> props) throws IOException, InterruptedException {
     return run(workDir, phase, bindingClass, workload, threads, props, List.of());
   }
 
   /** As above, with extra YCSB arguments (e.g. {@code -s}, {@code -target 200}). */
-  static Result run(Path workDir, String phase, String bindingClass, String workload, int threads,
+  public static Result run(Path workDir, String phase, String bindingClass, String workload, int threads,
       Map<String, String> props, List<String> extraArgs) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
