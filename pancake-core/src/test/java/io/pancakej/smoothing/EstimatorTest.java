@@ -48,7 +48,7 @@ class EstimatorTest {
   private static Estimator estimator(Adopting listener) {
     double[] uniform = new double[N];
     Arrays.fill(uniform, 1.0 / N);
-    Estimator e = new Estimator(N, FIRST, WINDOW, CONFIDENCE, uniform, Estimator.EXACT, listener);
+    Estimator e = new Estimator(N, FIRST, WINDOW, CONFIDENCE, uniform, Estimator.ASSUMED, listener);
     listener.estimator = e;
     return e;
   }
