@@ -713,8 +713,8 @@ public final class Proxy implements AutoCloseable {
     if (distance < 1e-9 && estimateSamples == Estimator.EXACT) {
       return; // the state already holds this estimate
     }
-    startTransition(estimate, Estimator.EXACT, declared.source() + " (the proxy swaps replicas from the saved"
-        + " estimate, " + estimateSource + ", to it)");
+    startTransition(estimate, Estimator.EXACT, declared.source() + " (replicas swapped to it at open, from the"
+        + " saved estimate: " + estimateSource + ")");
   }
 
   /** Paper Init: every replica slot gets a sealed value; dummies and unbound slots hold none. */
