@@ -559,11 +559,22 @@ public final class Proxy implements AutoCloseable {
     }
     int total = ((Transition) phase).remainingSwaps();
     long started = System.nanoTime();
-    long limit = 64L * phase.target.replicaSlots + 100_000;
+    // every slot is touched about once per 2n/B batches: a swap that made no progress for ten times
+    // that is waiting for something batches cannot bring (a damaged replica's value)
+    long stall = 10L * phase.target.replicaSlots / batchSize + 1_000;
     java.util.concurrent.atomic.AtomicLong batches = new java.util.concurrent.atomic.AtomicLong();
+    java.util.concurrent.atomic.AtomicLong lastProgress = new java.util.concurrent.atomic.AtomicLong();
+    java.util.concurrent.atomic.AtomicInteger lastRemaining = new java.util.concurrent.atomic.AtomicInteger(total);
     java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
     Runnable worker = () -> {
-      while (phase instanceof Transition && failure.get() == null && batches.getAndIncrement() < limit) {
+      while (failure.get() == null && phase instanceof Transition t) {
+        long b = batches.incrementAndGet();
+        int left = t.remainingSwaps();
+        if (lastRemaining.getAndSet(left) != left) {
+          lastProgress.set(b);
+        } else if (b - lastProgress.get() > stall) {
+          return;
+        }
         try {
           runBatch();
         } catch (RuntimeException e) {
