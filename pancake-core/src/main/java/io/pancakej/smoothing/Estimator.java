@@ -133,6 +133,21 @@ final class Estimator implements AutoCloseable {
     windowFill = 0;
   }
 
+  /**
+   * The estimate in force changed without new information (a deleted key's share went to the
+   * others): the reference follows, and the window under way, a pending re-estimation and the
+   * window sizes are kept, so deletes cannot hold detection back.
+   */
+  synchronized void reweight(double[] estimate) {
+    double sum = 0;
+    for (double p : estimate) {
+      sum += p;
+    }
+    for (int k = 0; k < keySlots; k++) {
+      reference[k] = estimate[k] / sum * referenceTotal;
+    }
+  }
+
   /** While paused (a swap in progress), accesses are counted but not tested. */
   void pause(boolean pause) {
     this.paused = pause;
@@ -251,7 +266,15 @@ final class Estimator implements AutoCloseable {
       d = Math.max(d, Math.abs(cumWindow / windowFill - cumRef / referenceTotal));
     }
     int refSize = referenceSamples <= 0 ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE, referenceSamples);
-    return new KolmogorovSmirnovTest().approximateP(d, (int) Math.min(Integer.MAX_VALUE, windowFill), refSize);
+    int size = (int) Math.min(Integer.MAX_VALUE, windowFill);
+    if (d * Math.sqrt((double) size * refSize / ((double) size + refSize)) < 1e-3) {
+      return 1.0; // no difference beyond rounding (Commons Math's series does not converge there)
+    }
+    try {
+      return new KolmogorovSmirnovTest().approximateP(d, size, refSize);
+    } catch (org.apache.commons.math3.exception.MathIllegalStateException e) {
+      return 1.0; // the series did not converge: D too small to mean anything
+    }
   }
 
   synchronized long[] totalCounts() {

@@ -527,6 +527,15 @@ public final class Proxy implements AutoCloseable {
     proxy.cache.restore(r.pending, phase.target, proxy.versions.incrementAndGet());
     proxy.checkCanary();
     proxy.freeDeleted(r.deletedSlots);
+    if (proxy.estimateSamples != Estimator.ASSUMED) {
+      // slots freed after the last checkpoint: their drop from the estimate was not saved
+      double[] estimate = phase.target.estimate;
+      for (int slot = 0; slot < estimate.length; slot++) {
+        if (estimate[slot] > 0 && proxy.keys.keyOf(slot) == null) {
+          proxy.freedSlots.add(slot);
+        }
+      }
+    }
     proxy.checkpointedPhase = phase;
     if (!r.logWasEmpty) {
       // make what the log replayed part of a checkpoint, and start a fresh log. With every log
@@ -724,8 +733,7 @@ public final class Proxy implements AutoCloseable {
     if (distance < 1e-9 && estimateSamples == Estimator.EXACT) {
       return; // the state already holds this estimate
     }
-    startTransition(estimate, Estimator.EXACT, declared.source() + " (replicas swapped to it at open, from the"
-        + " saved estimate: " + estimateSource + ")");
+    startTransition(estimate, Estimator.EXACT, declared.source() + " (replicas swapped to it at open)");
   }
 
   /** Paper Init: every replica slot gets a sealed value; dummies and unbound slots hold none. */
@@ -1173,24 +1181,13 @@ public final class Proxy implements AutoCloseable {
   /** The plaintext a replica gets on write-back, and what to record once it is stored. */
   private static final class WriteBack {
     final byte[] plaintext;
-    /** With no plaintext: bytes written back as they are (a damaged replica nothing can repair yet). */
-    final byte[] sealed;
     final long version;
     final boolean swap;
 
     WriteBack(byte[] plaintext, long version, boolean swap) {
-      this(plaintext, null, version, swap);
-    }
-
-    private WriteBack(byte[] plaintext, byte[] sealed, long version, boolean swap) {
       this.plaintext = plaintext;
-      this.sealed = sealed;
       this.version = version;
       this.swap = swap;
-    }
-
-    static WriteBack unchanged(byte[] sealed) {
-      return new WriteBack(null, sealed, -1, false);
     }
   }
 
@@ -1198,24 +1195,39 @@ public final class Proxy implements AutoCloseable {
    * The write-back of a replica that failed authentication (or was missing). What it held is
    * lost, so it is rewritten only from what the proxy knows for sure: a pending write of its key
    * (which also repairs it), a dummy's or an unbound slot's empty content, or a due swap. Otherwise
-   * it gets its damaged bytes back, so its key keeps failing, clearly, until a put repairs it;
-   * every label still gets a write, so the store sees the batch it would have seen (a missing one gets a
- * sealed "lost" marker).
+   * it gets a sealed "lost" marker, so its key keeps failing, clearly, until a put repairs it.
+   * Always a fresh encryption: writing the damaged bytes back would tell a store that tampers with
+   * a label whether it belongs to a live key with nothing pending.
    */
-  private WriteBack repairOrKeep(Phase p, Transition transition, int r, byte[] sealed) {
+  private WriteBack repairOrKeep(Phase p, Transition transition, int r) {
     int owner = p.target.ownerOf[r];
     boolean pendingSlot = transition != null && transition.isPending(r);
-    boolean repairable = owner == ReplicaPlan.DUMMY || keys.keyOf(owner) == null || cache.get(owner) != null
-        || (pendingSlot && transition.isDurable() && transition.cachedValue(owner) != null);
-    WriteBack wb = (pendingSlot && !transition.isDurable()) || !repairable ? null : writeBack(p, transition, r, null);
-    if (wb != null) {
-      return wb;
-    }
-    if (sealed != null) {
-      return WriteBack.unchanged(sealed);
-    }
     int holder = p.holderOf(r);
-    return new WriteBack(codec.encode(ReplicaCodec.LOST, r, holder, keys.keyOf(holder), null), -1, false);
+    WriteBack lost = holder == ReplicaPlan.DUMMY // a dummy has no content to lose
+        ? new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, false)
+        : new WriteBack(codec.encode(ReplicaCodec.LOST, r, holder, keys.keyOf(holder), null), -1, false);
+    if (pendingSlot && !transition.isDurable()) {
+      return lost; // the old plan may come back after a crash: nothing of the new one may be written
+    }
+    if (owner == ReplicaPlan.DUMMY) {
+      return new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, pendingSlot);
+    }
+    UpdateCache.Entry e = cache.get(owner); // read once: it may complete meanwhile (r's bit set before the damage)
+    if (e != null) {
+      return new WriteBack(codec.encode(e.value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner,
+          keys.keyOf(owner), e.value), e.version, pendingSlot);
+    }
+    byte[] key = keys.keyOf(owner);
+    if (key == null) {
+      return new WriteBack(codec.encode(ReplicaCodec.ABSENT, r, owner, null, null), -1, pendingSlot); // unbound slot
+    }
+    byte[] cached = pendingSlot ? transition.cachedValue(owner) : null;
+    if (cached != null) {
+      byte[] value = cached == Transition.NO_VALUE ? null : cached;
+      return new WriteBack(codec.encode(value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner, key,
+          value), -1, true);
+    }
+    return lost;
   }
 
   private Outcome readServeWrite(Phase p, int[] replicas, Request[] served) {
@@ -1262,12 +1274,10 @@ public final class Proxy implements AutoCloseable {
       int r = replicas[i];
       WriteBack wb = plan.get(r);
       if (wb == null) {
-        wb = damaged.containsKey(r)
-            ? repairOrKeep(p, transition, r, sealed.get(i))
-            : writeBack(p, transition, r, views.get(r));
+        wb = damaged.containsKey(r) ? repairOrKeep(p, transition, r) : writeBack(p, transition, r, views.get(r));
         plan.put(r, wb);
       }
-      out.add(wb.plaintext == null ? wb.sealed : aead.encrypt(wb.plaintext, labels.get(i)));
+      out.add(aead.encrypt(wb.plaintext, labels.get(i)));
     }
     store.multiPut(labels, out);
     Outcome outcome = new Outcome();
@@ -1296,8 +1306,8 @@ public final class Proxy implements AutoCloseable {
     }
     boolean swapDue = pendingSlot;
     if (owner == ReplicaPlan.DUMMY) {
-      return swapDue || view == null
-          ? new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, swapDue)
+      return swapDue
+          ? new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, true)
           : new WriteBack(view.plaintext, -1, false);
     }
     UpdateCache.Entry e = cache.get(owner);
@@ -1305,18 +1315,16 @@ public final class Proxy implements AutoCloseable {
       return new WriteBack(codec.encode(e.value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner,
           keys.keyOf(owner), e.value), e.version, swapDue);
     }
-    byte[] key = keys.keyOf(owner);
     if (!swapDue) {
-      return view != null ? new WriteBack(view.plaintext, -1, false)
-          : new WriteBack(codec.encode(ReplicaCodec.ABSENT, r, owner, key, null), -1, false); // unbound slot
+      return new WriteBack(view.plaintext, -1, false);
     }
+    byte[] key = keys.keyOf(owner);
     if (key == null) {
       return new WriteBack(codec.encode(ReplicaCodec.ABSENT, r, owner, null, null), -1, true);
     }
     byte[] cached = transition.cachedValue(owner);
     if (cached == null) {
-      // value not seen yet: swap later (a damaged replica is written back as it is)
-      return view != null ? new WriteBack(view.plaintext, -1, false) : null;
+      return new WriteBack(view.plaintext, -1, false); // value not seen yet: swap later
     }
     byte[] value = cached == Transition.NO_VALUE ? null : cached;
     return new WriteBack(codec.encode(value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner, key,
@@ -1351,7 +1359,7 @@ public final class Proxy implements AutoCloseable {
     }
     if (view.kind() == ReplicaCodec.LOST) {
       throw new IntegrityException("replica label " + java.util.HexFormat.of().formatHex(label)
-          + " was lost by the store earlier (its content is gone)");
+          + " was found forged, corrupted or lost earlier (its content is gone)");
     }
     boolean stale = holder != p.target.ownerOf[r]; // a pending swap slot: old data, never served
     if (!stale && view.kind() == ReplicaCodec.PRESENT && !Arrays.equals(view.key(), keys.keyOf(holder))) {
@@ -1385,14 +1393,14 @@ public final class Proxy implements AutoCloseable {
   private void serve(Phase p, Request req, ReplicaCodec.View view, IntegrityException damage) {
     int slot = req.keySlot;
     int replicas = p.target.replicaCount(slot);
-    if (damage != null && cache.get(slot) == null && (req.op == Op.GET || req.op == Op.UPDATE)) {
-      req.done.completeExceptionally(damaged(slot, damage));
-      req.result = null;
-      return;
-    }
     switch (req.op) {
       case GET: {
-        UpdateCache.Entry e = cache.get(slot);
+        UpdateCache.Entry e = cache.get(slot); // read once: it may complete meanwhile
+        if (e == null && view == null) {
+          req.done.completeExceptionally(damaged(slot, damage));
+          req.result = null;
+          break;
+        }
         byte[] v = e != null ? e.value : view.valueOrNull();
         req.result = v == null ? ABSENT : v.clone();
         break;
@@ -1425,7 +1433,7 @@ public final class Proxy implements AutoCloseable {
         try {
           cache.compute(slot, (k, e) -> {
             if (e == null && view == null) {
-              throw damaged(slot, damage); // the entry went away since the check above
+              throw damaged(slot, damage);
             }
             byte[] current = e != null ? e.value : view.valueOrNull();
             if (current == null) {
@@ -1477,8 +1485,8 @@ public final class Proxy implements AutoCloseable {
    * transition. During a transition it waits until the transition finishes.
    */
   private void dropFreedSlots() {
-    if (freedSlots.isEmpty() || !reweighting.compareAndSet(false, true)) {
-      return;
+    if (freedSlots.isEmpty() || !(phase instanceof Phase.Steady) || !reweighting.compareAndSet(false, true)) {
+      return; // during a transition the slots wait (finishTransition calls this again)
     }
     NextEstimate needsSwaps = null;
     long stamp = phaseLock.writeLock();
@@ -1498,8 +1506,7 @@ public final class Proxy implements AutoCloseable {
       if (dropped == 0 || dropped >= 1 - 1e-12) {
         return; // nothing changed, or no key is left to carry the accesses (any plan is uniform then)
       }
-      long samples = estimateSamples <= 0 ? estimateSamples // declared or assumed: still so
-          : Math.max(1, Math.round(estimateSamples * (1 - dropped)));
+      long samples = estimateSamples;
       String source = estimateSource.endsWith(", minus deleted keys") ? estimateSource
           : estimateSource + ", minus deleted keys";
       ReplicaPlan same = phase.target.reweighted(estimate);
@@ -1507,10 +1514,9 @@ public final class Proxy implements AutoCloseable {
         needsSwaps = new NextEstimate(estimate, samples, source);
       } else {
         phase = new Phase.Steady(same);
-        estimateSamples = samples;
         estimateSource = source;
         if (estimator != null) {
-          estimator.adopt(same.estimate, samples);
+          estimator.reweight(same.estimate); // the window under way goes on
         }
       }
     } finally {
@@ -1539,6 +1545,20 @@ public final class Proxy implements AutoCloseable {
         return false;
       }
       ReplicaPlan current = phase.target;
+      if (samples > 0) {
+        // a learned estimate counts accesses to keys deleted since: their slots carry nothing now
+        double[] live = newEstimate.clone();
+        double left = 0;
+        for (int s = 0; s < live.length; s++) {
+          if (keys.keyOf(s) == null) {
+            live[s] = 0;
+          }
+          left += live[s];
+        }
+        if (left > 0) {
+          newEstimate = live;
+        }
+      }
       ReplicaPlan.Successor next = current.successor(newEstimate, random.get());
       estimateSamples = samples;
       estimateSource = source;

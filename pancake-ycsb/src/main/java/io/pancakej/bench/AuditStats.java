@@ -139,9 +139,9 @@ final class AuditStats {
     }
     double rho = new org.apache.commons.math3.stat.correlation.SpearmansCorrelation().correlation(a, b);
     int k = Math.min(top, first.length);
-    java.util.Set<Integer> topFirst = topIndices(first, k);
+    java.util.Set<Integer> topFirst = topIndices(first, k, 0x9E3779B9);
     int overlap = 0;
-    for (int i : topIndices(second, k)) {
+    for (int i : topIndices(second, k, 0x85EBCA6B)) {
       if (topFirst.contains(i)) {
         overlap++;
       }
@@ -149,14 +149,17 @@ final class AuditStats {
     return new Persistence(Double.isNaN(rho) ? 0 : rho, overlap, k, (double) k * k / first.length);
   }
 
-  /** The indices of the {@code k} largest counts; ties broken by a fixed scramble of the index. */
-  private static java.util.Set<Integer> topIndices(long[] counts, int k) {
+  /**
+   * The indices of the {@code k} largest counts; ties broken by a scramble of the index with
+   * {@code salt} (each half its own, so equal counts do not make the same labels win twice).
+   */
+  private static java.util.Set<Integer> topIndices(long[] counts, int k, int salt) {
     Integer[] order = new Integer[counts.length];
     for (int i = 0; i < order.length; i++) {
       order[i] = i;
     }
     java.util.Arrays.sort(order, Comparator.<Integer>comparingLong(i -> counts[i]).reversed()
-        .thenComparingInt(i -> Integer.reverse(i * 0x9E3779B9)));
+        .thenComparingInt(i -> Integer.reverse(i * salt)));
     return new java.util.HashSet<>(java.util.Arrays.asList(order).subList(0, k));
   }
 

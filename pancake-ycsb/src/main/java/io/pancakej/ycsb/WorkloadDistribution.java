@@ -24,7 +24,8 @@ import site.ycsb.generator.ScrambledZipfianGenerator;
  * {@code hotspot} puts {@code hotspotopnfraction} of the draws uniformly on the first
  * {@code hotspotdatafraction} of the records and the rest uniformly on the others;
  * {@code uniform} and {@code sequential} give every record the same weight. {@code latest} and
- * {@code exponential} depend on the insert sequence and are not declared: the proxy then learns.
+ * {@code exponential} depend on the insert sequence, and a run that inserts keys also reads them:
+ * neither is declared, and the proxy then learns.
  * Key names follow {@code CoreWorkload.buildKeyName} ({@code insertorder}, {@code zeropadding}).
  */
 public final class WorkloadDistribution {
@@ -44,12 +45,20 @@ public final class WorkloadDistribution {
   static PancakeConfig.Declared declared(Properties props, String[] why) {
     Workload w = Workload.of(props);
     if (!isRunPhase(props)) {
+      // site.ycsb.Client loads insertcount records if set, else recordcount, from insertstart on
+      String count = props.getProperty("insertcount");
+      long loaded = count == null || count.isBlank() ? w.records : w.insertCount;
       Map<String, Double> weights = new LinkedHashMap<>();
-      for (long k = w.insertStart; k < w.insertStart + w.insertCount; k++) {
+      for (long k = w.insertStart; k < w.insertStart + loaded; k++) {
         weights.put(keyName(k, w.ordered, w.zeroPadding), 1.0);
       }
       return new PancakeConfig.Declared(weights, String.format(Locale.ROOT,
-          "the workload: YCSB load phase, each of %d records inserted once (uniform)", w.insertCount));
+          "the workload: YCSB load phase, each of %d records inserted once (uniform)", loaded));
+    }
+    double insertProportion = Double.parseDouble(props.getProperty("insertproportion", "0").trim());
+    if (insertProportion > 0) {
+      why[0] = "the run inserts new keys (insertproportion=" + insertProportion + "), which it then also reads";
+      return null;
     }
     String dist = props.getProperty("requestdistribution", "uniform").trim();
     if (!dist.equals("uniform") && !dist.equals("zipfian") && !dist.equals("hotspot") && !dist.equals("sequential")) {
@@ -118,7 +127,8 @@ public final class WorkloadDistribution {
         throw new ConfigException("insertstart must be at least 0 and insertcount at least 1, got " + insertStart
             + " and " + insertCount);
       }
-      boolean ordered = "ordered".equals(props.getProperty("insertorder", "hashed").trim());
+      // CoreWorkload: anything but exactly "hashed" is ordered
+      boolean ordered = !"hashed".equals(props.getProperty("insertorder", "hashed"));
       int zeroPadding = (int) longProperty(props, "zeropadding", 1);
       return new Workload(records, insertStart, insertCount, ordered, zeroPadding);
     }
