@@ -119,6 +119,45 @@ class TamperIsolationTest {
     }
   }
 
+  /**
+   * A swap at open whose gaining key has no readable replica cannot finish (its value never
+   * comes): open must not hang on it; the swap is left to the requests, and a put of the key lets
+   * it finish.
+   */
+  @Test
+  void swapAtOpen_withTheGainingKeysOnlyReplicaDamaged_givesUpAndAPutFinishesIt() throws Exception {
+    MemoryStore store = new MemoryStore();
+    try (Proxy proxy = Proxy.open(config(store, true))) {
+      for (int i = 0; i < KEYS; i++) {
+        proxy.put(key(i), value(i, "a"));
+      }
+      ProxyCorrectnessTest.quiesce(proxy);
+      flipByte(store, proxy.label(proxy.plan().replica(proxy.slotOf(key(0)), 0)));
+    }
+    Path dist = dir.resolve("hot.dist");
+    java.util.Map<String, Double> weights = new java.util.LinkedHashMap<>();
+    weights.put("user0", 10.0); // key 0 gains replicas, and its one replica is damaged
+    for (int i = 1; i < KEYS; i++) {
+      weights.put("user" + i, 1.0);
+    }
+    io.pancakej.distribution.DistributionFile.write(dist, weights);
+    long started = System.nanoTime();
+    try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("state")).valueSize(32).keySize(16)
+        .pacerRate(2000).seed(3).createIfMissing(false).distributionFile(dist).store(store.reopen()).build())) {
+      double seconds = (System.nanoTime() - started) / 1e9;
+      assertTrue(seconds < 60, "open hung on a swap that cannot finish: " + seconds + " s");
+      assertTrue(proxy.phase() instanceof Transition, "the swap cannot have finished without key 0's value");
+      assertThrows(IntegrityException.class, () -> proxy.get(key(0)));
+      assertArrayEquals(value(1, "a"), proxy.get(key(1)).orElseThrow());
+      proxy.put(key(0), value(0, "b"));
+      for (int i = 0; i < 200_000 && proxy.phase() instanceof Transition; i++) {
+        proxy.get(key(i % KEYS));
+      }
+      assertTrue(proxy.phase() instanceof Phase.Steady, "the put should let the swap finish");
+      assertArrayEquals(value(0, "b"), proxy.get(key(0)).orElseThrow());
+    }
+  }
+
   @Test
   void flippedCanary_saysTamperedOrCorrupted() {
     MemoryStore store = new MemoryStore();
