@@ -16,9 +16,12 @@ import io.pancakej.StoreException;
 
 /**
  * Records every server-visible operation, one per line, as the adversary (the store operator)
- * sees it: {@code R <label hex> <value length>} for each key of a read ({@code -1} when absent),
- * {@code W <label hex> <value length>} for each write and {@code D <label hex> 0} for each delete.
- * Lines of one multi-operation are contiguous; the audit reads this file.
+ * sees it: {@code R <label hex> <value length> <ns>} for each key of a read ({@code -1} when
+ * absent), {@code W <label hex> <value length> <ns>} for each write and {@code D <label hex> 0 <ns>}
+ * for each delete. {@code <ns>} is when the call was issued, in monotonic nanoseconds since this
+ * process opened the trace, the same on every line of one call; one call is one round trip as the
+ * store sees it (the proxy groups batches above this layer). Lines of one call are contiguous; the
+ * audit reads this file.
  */
 public final class TracingStore implements KvStore {
   private static final HexFormat HEX = HexFormat.of();
@@ -26,6 +29,7 @@ public final class TracingStore implements KvStore {
   private final Path file;
   private final BufferedWriter out;
   private final AtomicBoolean open = new AtomicBoolean(true);
+  private final long startNanos = System.nanoTime();
 
   public TracingStore(KvStore delegate, Path file) {
     this.delegate = delegate;
@@ -45,11 +49,12 @@ public final class TracingStore implements KvStore {
 
   @Override
   public List<byte[]> multiGet(List<byte[]> keys) {
+    long at = System.nanoTime() - startNanos;
     List<byte[]> values = delegate.multiGet(keys);
-    StringBuilder sb = new StringBuilder(keys.size() * 48);
+    StringBuilder sb = new StringBuilder(keys.size() * 64);
     for (int i = 0; i < keys.size(); i++) {
       byte[] v = values.get(i);
-      line(sb, 'R', keys.get(i), v == null ? -1 : v.length);
+      line(sb, 'R', keys.get(i), v == null ? -1 : v.length, at);
     }
     write(sb);
     return values;
@@ -57,24 +62,26 @@ public final class TracingStore implements KvStore {
 
   @Override
   public void multiPut(List<byte[]> keys, List<byte[]> values) {
+    long at = System.nanoTime() - startNanos;
     delegate.multiPut(keys, values);
-    StringBuilder sb = new StringBuilder(keys.size() * 48);
+    StringBuilder sb = new StringBuilder(keys.size() * 64);
     for (int i = 0; i < keys.size(); i++) {
-      line(sb, 'W', keys.get(i), values.get(i).length);
+      line(sb, 'W', keys.get(i), values.get(i).length, at);
     }
     write(sb);
   }
 
   @Override
   public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    long at = System.nanoTime() - startNanos;
     List<byte[]> values = delegate.multiPutGet(putKeys, putValues, getKeys);
-    StringBuilder sb = new StringBuilder((putKeys.size() + getKeys.size()) * 48);
+    StringBuilder sb = new StringBuilder((putKeys.size() + getKeys.size()) * 64);
     for (int i = 0; i < putKeys.size(); i++) {
-      line(sb, 'W', putKeys.get(i), putValues.get(i).length);
+      line(sb, 'W', putKeys.get(i), putValues.get(i).length, at);
     }
     for (int i = 0; i < getKeys.size(); i++) {
       byte[] v = values.get(i);
-      line(sb, 'R', getKeys.get(i), v == null ? -1 : v.length);
+      line(sb, 'R', getKeys.get(i), v == null ? -1 : v.length, at);
     }
     write(sb);
     return values;
@@ -82,16 +89,18 @@ public final class TracingStore implements KvStore {
 
   @Override
   public void multiDelete(List<byte[]> keys) {
+    long at = System.nanoTime() - startNanos;
     delegate.multiDelete(keys);
-    StringBuilder sb = new StringBuilder(keys.size() * 48);
+    StringBuilder sb = new StringBuilder(keys.size() * 64);
     for (byte[] k : keys) {
-      line(sb, 'D', k, 0);
+      line(sb, 'D', k, 0, at);
     }
     write(sb);
   }
 
-  private static void line(StringBuilder sb, char op, byte[] key, int length) {
-    sb.append(op).append(' ').append(HEX.formatHex(key)).append(' ').append(length).append('\n');
+  private static void line(StringBuilder sb, char op, byte[] key, int length, long at) {
+    sb.append(op).append(' ').append(HEX.formatHex(key)).append(' ').append(length).append(' ').append(at)
+        .append('\n');
   }
 
   private void write(StringBuilder sb) {

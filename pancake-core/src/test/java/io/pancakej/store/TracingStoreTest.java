@@ -30,6 +30,7 @@ class TracingStoreTest {
       store.multiDelete(List.of(new byte[] {0x10}));
       store.get(new byte[] {0x10});
     }
+    List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
     assertEquals(List.of(
         "W 00ab 5",
         "W 10 0",
@@ -37,7 +38,31 @@ class TracingStoreTest {
         "R 7f -1",
         "R 10 0",
         "D 10 0",
-        "R 10 -1"), Files.readAllLines(file, StandardCharsets.US_ASCII));
+        "R 10 -1"), lines.stream().map(l -> l.substring(0, l.lastIndexOf(' '))).toList());
+    // the fourth column: when the call was issued, the same on every line of one call, in order
+    long[] at = lines.stream().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).toArray();
+    assertEquals(at[0], at[1], "one multi-put, one time");
+    assertEquals(at[2], at[3]);
+    assertEquals(at[3], at[4], "one multi-get, one time");
+    for (int i = 1; i < at.length; i++) {
+      assertTrue(at[i] >= at[i - 1] && at[i] >= 0, "monotonic: " + java.util.Arrays.toString(at));
+    }
+  }
+
+  @Test
+  void trace_aPipelinedPutAndGet_isOneCallWithOneTime() throws IOException, InterruptedException {
+    Path file = tmp.resolve("pipelined.log");
+    try (TracingStore store = new TracingStore(new MemoryStore(), file)) {
+      Thread.sleep(2);
+      store.multiPutGet(List.of(new byte[] {1}), List.of(new byte[] {2}), List.of(new byte[] {3}, new byte[] {1}));
+    }
+    List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
+    assertEquals(3, lines.size());
+    long at = Long.parseLong(lines.get(0).split(" ")[3]);
+    assertTrue(at >= 2_000_000, "nanoseconds since the trace opened: " + at);
+    for (String l : lines) {
+      assertEquals(at, Long.parseLong(l.split(" ")[3]), l);
+    }
   }
 
   @Test
@@ -47,7 +72,9 @@ class TracingStoreTest {
     try (TracingStore store = new TracingStore(new MemoryStore(), file)) {
       store.put(new byte[] {1}, new byte[] {2, 3});
     }
-    assertEquals(List.of("W ff 1", "W 01 2"), Files.readAllLines(file, UTF_8));
+    List<String> lines = Files.readAllLines(file, UTF_8);
+    assertEquals("W ff 1", lines.get(0));
+    assertTrue(lines.get(1).startsWith("W 01 2 "), lines.get(1));
   }
 
   @Test
