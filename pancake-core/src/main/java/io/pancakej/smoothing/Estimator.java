@@ -58,7 +58,6 @@ final class Estimator implements AutoCloseable {
   private final AtomicLong head = new AtomicLong();
   private long tail;
   private final int[] windowCounts;
-  private final long[] totalCounts;
   private long windowFill;
   private long windowTarget;
   /** The estimate in force, as weights: counts when learned, probabilities when exact. */
@@ -85,7 +84,6 @@ final class Estimator implements AutoCloseable {
     this.confidence = confidence;
     this.listener = listener;
     this.windowCounts = new int[keySlots];
-    this.totalCounts = new long[keySlots];
     adopt(estimate, samples);
     this.thread = new Thread(this::loop, "pancake-estimator");
     this.thread.setDaemon(true);
@@ -249,7 +247,6 @@ final class Estimator implements AutoCloseable {
       if (slot >= keySlots) {
         continue;
       }
-      totalCounts[slot]++;
       windowCounts[slot]++;
       windowFill++;
     }
@@ -277,15 +274,6 @@ final class Estimator implements AutoCloseable {
     }
   }
 
-  synchronized long[] totalCounts() {
-    return totalCounts.clone();
-  }
-
-  /** Accesses behind the estimate in force, or {@link #EXACT}. */
-  synchronized long samples() {
-    return referenceSamples;
-  }
-
   double lastPValue() {
     return lastP;
   }
@@ -302,11 +290,6 @@ final class Estimator implements AutoCloseable {
     return refinements;
   }
 
-  /** Accesses the window under way must hold before it is tested. */
-  synchronized long windowTarget() {
-    return windowTarget;
-  }
-
   @Override
   public void close() {
     running = false;
@@ -316,10 +299,5 @@ final class Estimator implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  /** The counts of the window under way (tests). */
-  synchronized int[] windowCounts() {
-    return Arrays.copyOf(windowCounts, keySlots);
   }
 }

@@ -1191,45 +1191,6 @@ public final class Proxy implements AutoCloseable {
     }
   }
 
-  /**
-   * The write-back of a replica that failed authentication (or was missing). What it held is
-   * lost, so it is rewritten only from what the proxy knows for sure: a pending write of its key
-   * (which also repairs it), a dummy's or an unbound slot's empty content, or a due swap. Otherwise
-   * it gets a sealed "lost" marker, so its key keeps failing, clearly, until a put repairs it.
-   * Always a fresh encryption: writing the damaged bytes back would tell a store that tampers with
-   * a label whether it belongs to a live key with nothing pending.
-   */
-  private WriteBack repairOrKeep(Phase p, Transition transition, int r) {
-    int owner = p.target.ownerOf[r];
-    boolean pendingSlot = transition != null && transition.isPending(r);
-    int holder = p.holderOf(r);
-    WriteBack lost = holder == ReplicaPlan.DUMMY // a dummy has no content to lose
-        ? new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, false)
-        : new WriteBack(codec.encode(ReplicaCodec.LOST, r, holder, keys.keyOf(holder), null), -1, false);
-    if (pendingSlot && !transition.isDurable()) {
-      return lost; // the old plan may come back after a crash: nothing of the new one may be written
-    }
-    if (owner == ReplicaPlan.DUMMY) {
-      return new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, pendingSlot);
-    }
-    UpdateCache.Entry e = cache.get(owner); // read once: it may complete meanwhile (r's bit set before the damage)
-    if (e != null) {
-      return new WriteBack(codec.encode(e.value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner,
-          keys.keyOf(owner), e.value), e.version, pendingSlot);
-    }
-    byte[] key = keys.keyOf(owner);
-    if (key == null) {
-      return new WriteBack(codec.encode(ReplicaCodec.ABSENT, r, owner, null, null), -1, pendingSlot); // unbound slot
-    }
-    byte[] cached = pendingSlot ? transition.cachedValue(owner) : null;
-    if (cached != null) {
-      byte[] value = cached == Transition.NO_VALUE ? null : cached;
-      return new WriteBack(codec.encode(value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner, key,
-          value), -1, true);
-    }
-    return lost;
-  }
-
   private Outcome readServeWrite(Phase p, int[] replicas, Request[] served) {
     int b = replicas.length;
     List<byte[]> labels = new ArrayList<>(b);
@@ -1274,7 +1235,7 @@ public final class Proxy implements AutoCloseable {
       int r = replicas[i];
       WriteBack wb = plan.get(r);
       if (wb == null) {
-        wb = damaged.containsKey(r) ? repairOrKeep(p, transition, r) : writeBack(p, transition, r, views.get(r));
+        wb = writeBack(p, transition, r, views.get(r)); // no view: the replica is damaged
         plan.put(r, wb);
       }
       out.add(aead.encrypt(wb.plaintext, labels.get(i)));
@@ -1297,26 +1258,29 @@ public final class Proxy implements AutoCloseable {
     return outcome;
   }
 
+  /**
+   * What replica {@code r} gets on write-back: the owner's pending write if it has one (which also
+   * repairs a damaged replica), a swap if one is due and its value is at hand, else what it held,
+   * re-encrypted. {@code view} is null when the replica failed authentication or was missing.
+   */
   private WriteBack writeBack(Phase p, Transition transition, int r, ReplicaCodec.View view) {
     int owner = p.target.ownerOf[r];
     boolean pendingSlot = transition != null && transition.isPending(r);
     if (pendingSlot && !transition.isDurable()) {
       // the new plan is not saved yet: a crash would reopen the old one, so the slot keeps its old data
-      return new WriteBack(view.plaintext, -1, false);
+      return unchanged(p, r, view);
     }
     boolean swapDue = pendingSlot;
     if (owner == ReplicaPlan.DUMMY) {
-      return swapDue
-          ? new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, true)
-          : new WriteBack(view.plaintext, -1, false);
+      return swapDue ? new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, true)
+          : unchanged(p, r, view);
     }
-    UpdateCache.Entry e = cache.get(owner);
+    UpdateCache.Entry e = cache.get(owner); // read once: it may complete meanwhile
     if (e != null) {
-      return new WriteBack(codec.encode(e.value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner,
-          keys.keyOf(owner), e.value), e.version, swapDue);
+      return new WriteBack(holding(r, owner, keys.keyOf(owner), e.value), e.version, swapDue);
     }
     if (!swapDue) {
-      return new WriteBack(view.plaintext, -1, false);
+      return unchanged(p, r, view);
     }
     byte[] key = keys.keyOf(owner);
     if (key == null) {
@@ -1324,11 +1288,34 @@ public final class Proxy implements AutoCloseable {
     }
     byte[] cached = transition.cachedValue(owner);
     if (cached == null) {
-      return new WriteBack(view.plaintext, -1, false); // value not seen yet: swap later
+      return unchanged(p, r, view); // value not seen yet: swap later
     }
-    byte[] value = cached == Transition.NO_VALUE ? null : cached;
-    return new WriteBack(codec.encode(value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner, key,
-        value), -1, true);
+    return new WriteBack(holding(r, owner, key, cached == Transition.NO_VALUE ? null : cached), -1, true);
+  }
+
+  /** The plaintext of replica {@code r} of {@code owner} holding {@code value} (null: absent). */
+  private byte[] holding(int r, int owner, byte[] key, byte[] value) {
+    return codec.encode(value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner, key, value);
+  }
+
+  /**
+   * Replica {@code r} keeps what it holds, re-encrypted. A damaged one ({@code view} null) gets
+   * what the proxy knows for sure of its holder: a dummy or an unbound slot holds nothing, a live
+   * key's content is lost (a sealed "lost" marker: its key keeps failing, clearly, until a put or
+   * delete repairs it). Always a fresh encryption: writing damaged bytes back would tell a store
+   * that tampers with a label whether it belongs to a live key with nothing pending.
+   */
+  private WriteBack unchanged(Phase p, int r, ReplicaCodec.View view) {
+    if (view != null) {
+      return new WriteBack(view.plaintext, -1, false);
+    }
+    int holder = p.holderOf(r);
+    if (holder == ReplicaPlan.DUMMY) {
+      return new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, false);
+    }
+    byte[] key = keys.keyOf(holder);
+    return new WriteBack(codec.encode(key == null ? ReplicaCodec.ABSENT : ReplicaCodec.LOST, r, holder, key, null),
+        -1, false);
   }
 
   /** Decrypts replica {@code r} and checks that it holds what the phase says it holds. */
