@@ -1202,14 +1202,17 @@ public final class Proxy implements AutoCloseable {
     // decrypt each distinct replica once; one that fails authentication fails only its own key's
     // requests (below), and the rest of the batch goes on
     Map<Integer, ReplicaCodec.View> views = new HashMap<>();
-    Map<Integer, IntegrityException> damaged = new HashMap<>(0);
+    Map<Integer, IntegrityException> damaged = null; // made only when a replica fails (rare)
     for (int i = 0; i < b; i++) {
       int r = replicas[i];
-      if (!views.containsKey(r) && !damaged.containsKey(r)) {
+      if (!views.containsKey(r) && (damaged == null || !damaged.containsKey(r))) {
         ReplicaCodec.View view;
         try {
           view = open(p, r, labels.get(i), sealed.get(i));
         } catch (IntegrityException e) {
+          if (damaged == null) {
+            damaged = new HashMap<>(4);
+          }
           damaged.put(r, e);
           continue;
         }
@@ -1225,7 +1228,7 @@ public final class Proxy implements AutoCloseable {
     for (int i = 0; i < b; i++) {
       Request req = served[i];
       if (req != null) {
-        serve(p, req, views.get(replicas[i]), damaged.get(replicas[i]));
+        serve(p, req, views.get(replicas[i]), damaged == null ? null : damaged.get(replicas[i]));
       }
     }
     // write back: the cached value if the owner has an entry, a swap if one is due, else a re-encryption
