@@ -41,20 +41,28 @@ public final class PancakeConfig {
   public static final String KEY_FILE_PROPERTY = "pancake.key.file";
   /** Optional distribution file: the initial estimate (warm start); see docs/configuration.md. */
   public static final String DISTRIBUTION_FILE_PROPERTY = "pancake.distribution.file";
-  /** Minimum rate of background batches per second, which keeps closed-loop callers live. */
+  /**
+   * Batches per second at idle: the clock's floor (one batch per tick), which keeps a blocked
+   * caller served. Batches are sent on the clock whatever the requests; see docs/design.md.
+   */
   public static final String PACER_RATE_PROPERTY = "pancake.pacer.rate";
   public static final double DEFAULT_PACER_RATE = 100.0;
-  /**
-   * Minimum background batches per second while replicas are being swapped: real accesses are
-   * rarer then (delta' < 1/2), so swaps and queued requests are carried mostly by batches.
-   */
-  public static final String PACER_SWAP_RATE_PROPERTY = "pancake.pacer.swap.rate";
-  public static final double DEFAULT_PACER_SWAP_RATE = 1000.0;
-  /** Background batches as a fraction of the observed request rate (on top of one per request). */
-  public static final String PACER_FRACTION_PROPERTY = "pancake.pacer.fraction";
-  public static final double DEFAULT_PACER_FRACTION = 0.05;
-  /** Group concurrent batches' store calls into one round trip ({@link io.pancakej.store.CombiningStore}). */
-  public static final String COMBINE_PROPERTY = "pancake.store.combine";
+  /** Most ticks per second (rounded down to the floor times a power of two). */
+  public static final String TICK_RATE_MAX_PROPERTY = "pancake.tick.rate.max";
+  public static final double DEFAULT_TICK_RATE_MAX = 6400.0;
+  /** Most batches per tick (rounded down to a power of two); all of a tick's batches share one store call. */
+  public static final String TICK_BATCHES_MAX_PROPERTY = "pancake.tick.batches.max";
+  public static final int DEFAULT_TICK_BATCHES_MAX = 4;
+  /** Seconds between checkpoints of the proxy state (taken on this schedule whether or not anything was written). */
+  public static final String CHECKPOINT_INTERVAL_PROPERTY = "pancake.checkpoint.interval";
+  public static final double DEFAULT_CHECKPOINT_INTERVAL = 10.0;
+  /** Properties of earlier versions that no longer mean anything, with what replaced them. */
+  private static final Map<String, String> REMOVED = Map.of(
+      "pancake.pacer.fraction", "batches are sent on the clock at a rate that follows the request rate"
+          + " (pancake.pacer.rate at idle, up to pancake.tick.rate.max x pancake.tick.batches.max)",
+      "pancake.pacer.swap.rate", "a swap no longer raises the batch rate (that would tell the store a change"
+          + " was detected)",
+      "pancake.store.combine", "every tick is one store call (one pipeline per Redis node)");
   /** Detect distribution changes and swap replicas to follow them (paper section 5). */
   public static final String ADAPT_PROPERTY = "pancake.adapt";
   /** Accesses in the sliding window the change detector compares with the estimate (w). */
@@ -89,11 +97,11 @@ public final class PancakeConfig {
   private final Map<String, Double> distribution;
   private final String distributionSource;
   private final double pacerRate;
-  private final double pacerFraction;
-  private final double pacerSwapRate;
+  private final double tickRateMax;
+  private final int tickBatchesMax;
+  private final java.time.Duration checkpointInterval;
   private final Long seed;
   private final long aeadEpochBudget;
-  private final Boolean combine;
   private final boolean adapt;
   private final WriteAheadLog.Sync walSync;
   private final int windowSize;
@@ -115,11 +123,11 @@ public final class PancakeConfig {
     this.distribution = b.distribution;
     this.distributionSource = b.distributionSource;
     this.pacerRate = b.pacerRate;
-    this.pacerFraction = b.pacerFraction;
-    this.pacerSwapRate = b.pacerSwapRate;
+    this.tickRateMax = b.tickRateMax;
+    this.tickBatchesMax = b.tickBatchesMax;
+    this.checkpointInterval = b.checkpointInterval;
     this.seed = b.seed;
     this.aeadEpochBudget = b.aeadEpochBudget;
-    this.combine = b.combine;
     this.adapt = b.adapt;
     this.walSync = b.walSync;
     this.windowSize = b.windowSize;
@@ -168,18 +176,19 @@ public final class PancakeConfig {
       b.distributionFile(Path.of(dist.trim()));
     }
     b.pacerRate(Stores.doubleProperty(props, PACER_RATE_PROPERTY, DEFAULT_PACER_RATE));
-    b.pacerFraction(Stores.doubleProperty(props, PACER_FRACTION_PROPERTY, DEFAULT_PACER_FRACTION));
-    b.pacerSwapRate(Stores.doubleProperty(props, PACER_SWAP_RATE_PROPERTY, DEFAULT_PACER_SWAP_RATE));
-    String combine = props.getProperty(COMBINE_PROPERTY, "auto").trim().toLowerCase(java.util.Locale.ROOT);
-    switch (combine) {
-      case "", "auto":
-        break;
-      case "true", "false":
-        b.combineStoreCalls(Boolean.parseBoolean(combine));
-        break;
-      default:
-        throw new ConfigException(COMBINE_PROPERTY + " must be auto, true or false, got '"
-            + props.getProperty(COMBINE_PROPERTY) + "'");
+    b.tickRateMax(Stores.doubleProperty(props, TICK_RATE_MAX_PROPERTY, DEFAULT_TICK_RATE_MAX));
+    b.tickBatchesMax(Stores.intProperty(props, TICK_BATCHES_MAX_PROPERTY, DEFAULT_TICK_BATCHES_MAX));
+    double interval = Stores.doubleProperty(props, CHECKPOINT_INTERVAL_PROPERTY, DEFAULT_CHECKPOINT_INTERVAL);
+    if (!(interval >= 0.01) || interval > 86_400) {
+      throw new ConfigException(CHECKPOINT_INTERVAL_PROPERTY + " must be between 0.01 and 86400 seconds, got "
+          + props.getProperty(CHECKPOINT_INTERVAL_PROPERTY));
+    }
+    b.checkpointInterval(java.time.Duration.ofNanos((long) (interval * 1e9)));
+    for (Map.Entry<String, String> removed : REMOVED.entrySet()) {
+      if (props.getProperty(removed.getKey()) != null) {
+        throw new ConfigException("property " + removed.getKey() + " was removed: " + removed.getValue()
+            + "; delete it from the configuration");
+      }
     }
     b.adapt(Stores.booleanProperty(props, ADAPT_PROPERTY, true));
     String wal = props.getProperty(WAL_SYNC_PROPERTY);
@@ -259,13 +268,19 @@ public final class PancakeConfig {
     return pacerRate;
   }
 
-  public double pacerFraction() {
-    return pacerFraction;
+  /** Most ticks per second. */
+  public double tickRateMax() {
+    return tickRateMax;
   }
 
-  /** Minimum background batch rate while swapping replicas. */
-  public double pacerSwapRate() {
-    return pacerSwapRate;
+  /** Most batches per tick. */
+  public int tickBatchesMax() {
+    return tickBatchesMax;
+  }
+
+  /** Time between scheduled checkpoints. */
+  public java.time.Duration checkpointInterval() {
+    return checkpointInterval;
   }
 
   /** The test seed, or null in production (SecureRandom). */
@@ -276,15 +291,6 @@ public final class PancakeConfig {
   /** AES-GCM encryptions per value key epoch. */
   public long aeadEpochBudget() {
     return aeadEpochBudget;
-  }
-
-  /**
-   * Whether concurrent batches share store round trips: as configured, or by default for stores
-   * reached over a network (for an embedded store one caller at a time would only lose the
-   * parallelism of the cores).
-   */
-  public boolean combineStoreCalls(KvStore store) {
-    return combine != null ? combine : !store.isEmbedded();
   }
 
   /** How the write-ahead log reaches the disk. */
@@ -358,11 +364,11 @@ public final class PancakeConfig {
     private Map<String, Double> distribution;
     private String distributionSource;
     private double pacerRate = DEFAULT_PACER_RATE;
-    private double pacerFraction = DEFAULT_PACER_FRACTION;
-    private double pacerSwapRate = DEFAULT_PACER_SWAP_RATE;
+    private double tickRateMax = DEFAULT_TICK_RATE_MAX;
+    private int tickBatchesMax = DEFAULT_TICK_BATCHES_MAX;
+    private java.time.Duration checkpointInterval = java.time.Duration.ofSeconds(10);
     private Long seed;
     private long aeadEpochBudget = EpochAead.DEFAULT_BUDGET;
-    private Boolean combine;
     private boolean adapt = true;
     private WriteAheadLog.Sync walSync = WriteAheadLog.Sync.WRITE;
     private int windowSize = DEFAULT_WINDOW;
@@ -435,20 +441,30 @@ public final class PancakeConfig {
       return this;
     }
 
-    public Builder pacerFraction(double fraction) {
-      if (!(fraction >= 0) || fraction > 10) {
-        throw new ConfigException(PACER_FRACTION_PROPERTY + " must be between 0 and 10, got " + fraction);
+    /** Most ticks per second (default 6400; at least the idle rate, at most 10^6). */
+    public Builder tickRateMax(double ticksPerSecond) {
+      if (!(ticksPerSecond > 0) || ticksPerSecond > 1e6) {
+        throw new ConfigException(TICK_RATE_MAX_PROPERTY + " must be above 0 and at most 1e6, got " + ticksPerSecond);
       }
-      this.pacerFraction = fraction;
+      this.tickRateMax = ticksPerSecond;
       return this;
     }
 
-    /** Minimum background batches per second while swapping (0 = no extra). */
-    public Builder pacerSwapRate(double batchesPerSecond) {
-      if (!(batchesPerSecond >= 0) || batchesPerSecond > 1e6) {
-        throw new ConfigException(PACER_SWAP_RATE_PROPERTY + " must be between 0 and 1e6, got " + batchesPerSecond);
+    /** Most batches per tick (default 4; 1..64). */
+    public Builder tickBatchesMax(int batches) {
+      if (batches < 1 || batches > 64) {
+        throw new ConfigException(TICK_BATCHES_MAX_PROPERTY + " must be between 1 and 64, got " + batches);
       }
-      this.pacerSwapRate = batchesPerSecond;
+      this.tickBatchesMax = batches;
+      return this;
+    }
+
+    /** Time between scheduled checkpoints (default 10 s). */
+    public Builder checkpointInterval(java.time.Duration interval) {
+      if (interval.toMillis() < 10) {
+        throw new ConfigException(CHECKPOINT_INTERVAL_PROPERTY + " must be at least 10 ms, got " + interval);
+      }
+      this.checkpointInterval = interval;
       return this;
     }
 
@@ -468,12 +484,6 @@ public final class PancakeConfig {
             + "), got " + encryptions);
       }
       this.aeadEpochBudget = encryptions;
-      return this;
-    }
-
-    /** Group concurrent batches' store calls into one round trip (default: unless the store is embedded). */
-    public Builder combineStoreCalls(boolean combine) {
-      this.combine = combine;
       return this;
     }
 

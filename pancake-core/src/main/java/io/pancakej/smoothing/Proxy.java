@@ -47,83 +47,61 @@ import io.pancakej.store.Stores;
 /**
  * The PANCAKE engine behind {@link io.pancakej.PancakeClient}; not an API of its own.
  *
- * <p>Request path (paper Fig. 2, Batch): a request for key k joins the shared FIFO query queue;
- * then its thread builds one batch of B accesses, each real with probability delta (the queue
- * head, served from a uniformly chosen replica of its key, or a simulated real access drawn from
- * the estimate when the queue is empty) or fake (drawn from pi_f). The batch locks its replicas
- * (striped locks, in a global order, so no deadlock and no global lock), reads the B labels in one
- * round trip, serves the requests it dequeued, and writes all B labels back, freshly encrypted, in
- * one round trip, propagating UpdateCache entries and pending replica swaps on the way. A request
- * not served by its own batch is served by a later one: another request's, or the {@link Pacer}'s,
- * which sends batches at a rate that does not depend on the queue.
+ * <p>Request path (paper Fig. 2, Batch): a request for key k joins the shared FIFO query queue and
+ * waits. The {@link Emitter} sends ticks on the clock -- K batches of B accesses in one store call
+ * ({@link TickRunner}) -- at a rate that follows the request rate over coarse windows
+ * ({@link EmissionRate}); each access is real with probability delta (the queue head, or a
+ * simulated real access when the queue is empty) or fake. When and how batches reach the store
+ * therefore depends on the clock and on the windowed request count only, never on what a batch
+ * served. Writes reach the write-ahead log on their own thread ({@link LogWriter}); a write is
+ * acknowledged once logged, and reaches replicas after that.
  *
- * <p>Batches run under the read side of a phase lock; switching between a steady plan and a
- * replica-swapping {@link Transition} takes the write side, so no batch straddles two phases.
+ * <p>Ticks run under the read side of a phase lock; switching between a steady plan and a
+ * replica-swapping {@link Transition} takes the write side, so no tick straddles two phases.
  */
 public final class Proxy implements AutoCloseable {
-  private static final int LOCK_STRIPES = 4096;
-  private static final Object ABSENT = new Object();
-
-  private enum Op { GET, PUT, UPDATE, DELETE }
-
-  /** One queued client request. */
-  private static final class Request {
-    final Op op;
-    final int keySlot;
-    final byte[] value;
-    final UnaryOperator<byte[]> merge;
-    final CompletableFuture<Object> done = new CompletableFuture<>();
-    Object result;
-    long logPosition;
-
-    Request(Op op, int keySlot, byte[] value, UnaryOperator<byte[]> merge) {
-      this.op = op;
-      this.keySlot = keySlot;
-      this.value = value;
-      this.merge = merge;
-    }
-  }
-
-  private final KvStore store;
+  private static final System.Logger LOG = System.getLogger("io.pancakej");
+  final KvStore store;
   private final StateDirectory stateDir;
   private final MasterKey masterKey;
   private final Prf prf;
   /** Seals replicas and the canary: AES-256-GCM under counted key epochs (see {@link #valueAead}). */
-  private final EpochAead aead;
-  private final ReplicaCodec codec;
-  private final KeyTable keys;
-  private final UpdateCache cache = new UpdateCache();
-  private final ConcurrentLinkedQueue<Request> queue = new ConcurrentLinkedQueue<>();
-  private final ReentrantLock[] stripes = new ReentrantLock[LOCK_STRIPES];
-  private final StampedLock phaseLock = new StampedLock();
-  private volatile Phase phase;
-  private final ThreadLocal<RandomGenerator> random;
-  private final int batchSize;
-  private final String storeDescription;
+  final EpochAead aead;
+  final ReplicaCodec codec;
+  final KeyTable keys;
+  final UpdateCache cache = new UpdateCache();
+  final ConcurrentLinkedQueue<Request> queue = new ConcurrentLinkedQueue<>();
+  final StampedLock phaseLock = new StampedLock();
+  volatile Phase phase;
+  final ThreadLocal<RandomGenerator> random;
+  final int batchSize;
+  final String storeDescription;
   private final byte[] stateId;
-  private final AtomicLong versions = new AtomicLong();
+  final AtomicLong versions = new AtomicLong();
   private final LongAdder requestCount = new LongAdder();
-  private final LongAdder batchCount = new LongAdder();
-  private final LongAdder pacerBatchCount = new LongAdder();
-  private final LongAdder swapCount = new LongAdder();
+  final LongAdder batchCount = new LongAdder();
+  final LongAdder swapCount = new LongAdder();
   private final AtomicLong transitions = new AtomicLong();
-  private volatile long lastSwapMillis = -1;
+  volatile long lastSwapMillis = -1;
+  /** Set when a tick found the last pending swap already done (after recovery). */
+  volatile boolean pendingFinish;
   /** Accesses the estimate in force was learned from; {@link Estimator#EXACT} declared, {@link Estimator#ASSUMED} no prior. */
   private volatile long estimateSamples;
   /** Where the estimate in force came from, in words (printed by the YCSB binding, saved with the state). */
   private volatile String estimateSource;
   private final AtomicBoolean open = new AtomicBoolean(true);
-  private final Pacer pacer;
+  final TickRunner runner = new TickRunner(this);
+  private final Emitter emitter;
+  final LogWriter log;
   private final Estimator estimator;
   private final boolean eagerSwapsForTests;
   private final WriteAheadLog wal;
   private final Thread checkpointer;
-  private volatile long lastCheckpointNanos = System.nanoTime();
+  private final long checkpointNanos;
+  /** One checkpoint at a time: a snapshot is saved before the next one is taken. */
+  private final ReentrantLock checkpointLock = new ReentrantLock();
   /** The phase the state file holds (set by every checkpoint, and by a reopen that found it current). */
-  private Phase checkpointedPhase;
-  /** Checkpoint when the log grows past this, or after this long with anything logged. */
-  private static final long CHECKPOINT_BYTES = 64L << 20;
-  private static final long CHECKPOINT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+  private volatile Phase checkpointedPhase;
 
   private Proxy(PancakeConfig config, KvStore store, StateDirectory stateDir, MasterKey masterKey,
       ReplicaCodec codec, Phase phase, byte[][] keyOfSlot, int[] freeOrder, int nextFree, byte[] stateId,
@@ -152,17 +130,16 @@ public final class Proxy implements AutoCloseable {
         freedSlots.add(slot);
       }
     });
+    this.log = new LogWriter(wal, this::freeDeletedSlot, daemon("pancake-log"));
     this.stateId = stateId;
     this.batchSize = config.batchSize();
     this.storeDescription = store.describe();
     this.eagerSwapsForTests = eagerSwaps;
-    for (int i = 0; i < LOCK_STRIPES; i++) {
-      stripes[i] = new ReentrantLock();
-    }
     this.random = randomSource(config.seed());
-    double swapRate = config.pacerSwapRate();
-    this.pacer = new Pacer(this::pacerBatch, requestCount::sum, config.pacerRate(), config.pacerFraction(),
-        () -> this.phase instanceof Transition ? swapRate : 0);
+    this.emitter = new Emitter(runner, new EmissionRate(config.pacerRate(), config.tickRateMax(),
+        config.tickBatchesMax(), batchSize, Emitter.WINDOW_NANOS), requestCount::sum, daemon("pancake-emitter"));
+    this.maxBatchesPerTick = Integer.highestOneBit(config.tickBatchesMax());
+    this.checkpointNanos = config.checkpointInterval().toNanos();
     this.estimator = config.adapt()
         ? new Estimator(phase.target.keySlots, config.firstWindow(), config.windowSize(), config.detectionConfidence(),
             phase.target.estimate, estimateSamples, this::onEstimate)
@@ -170,8 +147,23 @@ public final class Proxy implements AutoCloseable {
     if (estimator != null && phase instanceof Transition) {
       estimator.pause(true);
     }
-    this.checkpointer = new Thread(this::checkpointLoop, "pancake-checkpoint");
-    this.checkpointer.setDaemon(true);
+    this.checkpointer = daemon("pancake-checkpoint").newThread(this::checkpointLoop);
+  }
+
+  private final int maxBatchesPerTick;
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** The log writer frees a slot whose deletion reached every replica (its FREE record follows the WRITE). */
+  private void freeDeletedSlot(int slot) {
+    freeIfUnused(slot);
+    dropFreedSlots();
   }
 
   /**
@@ -259,14 +251,12 @@ public final class Proxy implements AutoCloseable {
         }
         creating = true; // from here on what this create made stays: the store may hold data under the key
       }
-      if (config.combineStoreCalls(store)) {
-        store = new CombiningStore(store);
-      }
       Proxy proxy = exists
           ? reopen(config, dir, key, store, awaitLoad(saved), eagerSwaps)
           : create(config, dir, key, store, initial, eagerSwaps);
+      proxy.log.start();
       proxy.finishSwapBeforeServing();
-      proxy.pacer.start();
+      proxy.emitter.start();
       if (proxy.estimator != null) {
         proxy.estimator.start();
       }
@@ -556,76 +546,63 @@ public final class Proxy implements AutoCloseable {
    * A swap that is under way when the proxy opens -- towards a declared distribution that differs
    * from the saved estimate, or saved by an earlier process -- is finished before the first
    * request: while it runs real accesses are rare (delta' = 1/(2n alpha')), so requests would crawl
-   * (measured: 4 requests/s for 75 s on YCSB C at 10^4 records). Idle batches, built exactly as
-   * request batches are (every slot still read with probability 1/(2n)), do the swaps back to back
-   * on a few threads. The store sees a burst of batches at open, which says that a swap is running
-   * (the swap-time pacer floor says the same). Bounded: a swap that cannot finish (a damaged
-   * replica whose value never comes) is left to the ordinary batches.
+   * (measured: 4 requests/s for 75 s on YCSB C at 10^4 records). Ticks of the largest size, built
+   * exactly as request ticks are (every slot still read with probability 1/(2n)), run back to back
+   * before the clock starts. The store sees a burst of ticks at open, which says that a swap is
+   * running. Bounded: a swap that cannot finish (a damaged replica whose value never comes) is left
+   * to the ordinary ticks.
    */
   private void finishSwapBeforeServing() {
     if (!(phase instanceof Transition)) {
       return;
     }
+    if (!((Transition) phase).isDurable()) {
+      checkpoint(); // no swap reaches the store before the plan it serves is saved
+    }
     int total = ((Transition) phase).remainingSwaps();
     long started = System.nanoTime();
     // every slot is touched about once per 2n/B batches: a swap that made no progress for ten times
     // that is waiting for something batches cannot bring (a damaged replica's value)
-    long stall = 10L * phase.target.replicaSlots / batchSize + 1_000;
-    java.util.concurrent.atomic.AtomicLong batches = new java.util.concurrent.atomic.AtomicLong();
-    java.util.concurrent.atomic.AtomicLong lastProgress = new java.util.concurrent.atomic.AtomicLong();
-    java.util.concurrent.atomic.AtomicInteger lastRemaining = new java.util.concurrent.atomic.AtomicInteger(total);
-    java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
-    Runnable worker = () -> {
-      while (failure.get() == null && phase instanceof Transition t) {
-        long b = batches.incrementAndGet();
-        int left = t.remainingSwaps();
-        if (lastRemaining.getAndSet(left) != left) {
-          lastProgress.set(b);
-        } else if (b - lastProgress.get() > stall) {
-          return;
-        }
-        try {
-          runBatch();
-        } catch (RuntimeException e) {
-          failure.compareAndSet(null, e);
-        }
-      }
-    };
-    int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
-    List<Thread> workers = new ArrayList<>();
-    for (int i = 0; i < threads; i++) {
-      Thread t = new Thread(worker, "pancake-swap-at-open-" + i);
-      t.setDaemon(true);
-      t.start();
-      workers.add(t);
-    }
+    long stall = 10L * phase.target.replicaSlots / ((long) batchSize * maxBatchesPerTick) + 1_000;
+    long ticks = 0;
+    long lastProgress = 0;
+    int lastRemaining = total;
     int reported = 0;
-    for (Thread t : workers) {
-      while (t.isAlive()) {
-        try {
-          t.join(2000);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          failure.compareAndSet(null, new PancakeException("interrupted while finishing a replica swap at open"));
-        }
-        Phase p = phase;
-        int left = p instanceof Transition ? ((Transition) p).remainingSwaps() : 0;
-        int percent = total == 0 ? 100 : (int) ((total - left) * 100L / total);
-        if (t.isAlive() && percent / 10 > reported / 10) {
-          reported = percent;
-          System.err.printf("pancake: swapping replicas to the declared distribution before the first request:"
-              + " %d of %d swaps (%.1f s)%n", total - left, total, (System.nanoTime() - started) / 1e9);
-        }
+    long lastReport = started;
+    RuntimeException failure = null;
+    while (phase instanceof Transition t) {
+      int left = t.remainingSwaps();
+      if (left != lastRemaining) {
+        lastRemaining = left;
+        lastProgress = ticks;
+      } else if (ticks - lastProgress > stall) {
+        break;
+      }
+      try {
+        runner.tick(maxBatchesPerTick);
+      } catch (RuntimeException e) {
+        failure = e;
+        break;
+      }
+      ticks++;
+      long now = System.nanoTime();
+      int percent = total == 0 ? 100 : (int) ((total - left) * 100L / total);
+      if (percent / 10 > reported / 10 && now - lastReport > 2_000_000_000L) {
+        reported = percent;
+        lastReport = now;
+        LOG.log(System.Logger.Level.INFO, String.format("swapping replicas to the declared distribution before"
+            + " the first request: %d of %d swaps (%.1f s)", total - left, total, (now - started) / 1e9));
       }
     }
+    runner.flush();
     double seconds = (System.nanoTime() - started) / 1e9;
-    if (phase instanceof Transition) {
-      System.err.printf("pancake: %d of %d replica swaps done at open in %.1f s; the rest continue with the"
-          + " requests%s%n", total - ((Transition) phase).remainingSwaps(), total, seconds,
-          failure.get() == null ? "" : " (" + failure.get().getMessage() + ")");
+    if (phase instanceof Transition t) {
+      LOG.log(System.Logger.Level.WARNING, String.format("%d of %d replica swaps done at open in %.1f s; the rest"
+          + " continue with the requests%s", total - t.remainingSwaps(), total, seconds,
+          failure == null ? "" : " (" + failure.getMessage() + ")"));
     } else if (seconds >= 1) {
-      System.err.printf("pancake: %d replica swaps done at open in %.1f s (%d batches)%n", total, seconds,
-          batches.get());
+      LOG.log(System.Logger.Level.INFO, String.format("%d replica swaps done at open in %.1f s (%d ticks)", total,
+          seconds, ticks));
     }
   }
 
@@ -759,8 +736,8 @@ public final class Proxy implements AutoCloseable {
         int percent = (int) ((r + 1L) * 100 / m);
         if (m >= 100_000 && percent / 10 > reported / 10) {
           reported = percent;
-          System.err.printf("pancake: initializing %d replicas: %d%% (%.1f s)%n", m, percent,
-              (System.nanoTime() - started) / 1e9);
+          LOG.log(System.Logger.Level.INFO, String.format("initializing %d replicas: %d%% (%.1f s)", m, percent,
+              (System.nanoTime() - started) / 1e9));
         }
       }
     }
@@ -814,18 +791,15 @@ public final class Proxy implements AutoCloseable {
 
   /** Snapshot of everything; the caller holds the phase write lock. */
   private ProxyState snapshotLocked() {
-    {
-      Phase p = phase;
-      ReplicaPlan plan = p.target;
-      ProxyState.TransitionState t = null;
-      if (p instanceof Transition) {
-        Transition tr = (Transition) p;
-        t = new ProxyState.TransitionState(tr.from.estimate, tr.from.ownerOf, tr.from.indexOf, tr.pendingSlots());
-      }
-      return new ProxyState(storeDescription, stateId, plan.keySlots, codec.valueSize, codec.keySize,
-          plan.estimate, plan.ownerOf, plan.indexOf, keys.snapshotKeys(), keys.freeOrder(), 0,
-          cache.snapshot(), t, 0, cache.deletedSlots(), estimateSamples, estimateSource, keyEpochSnapshot());
+    Phase p = phase;
+    ReplicaPlan plan = p.target;
+    ProxyState.TransitionState t = null;
+    if (p instanceof Transition tr) {
+      t = new ProxyState.TransitionState(tr.from.estimate, tr.from.ownerOf, tr.from.indexOf, tr.pendingSlots());
     }
+    return new ProxyState(storeDescription, stateId, plan.keySlots, codec.valueSize, codec.keySize,
+        plan.estimate, plan.ownerOf, plan.indexOf, keys.snapshotKeys(), keys.freeOrder(), 0,
+        cache.snapshot(), t, 0, cache.deletedSlots(), estimateSamples, estimateSource, keyEpochSnapshot());
   }
 
   /** The value key's epoch and reserved count, for the state file (the epoch file is the authority). */
@@ -835,20 +809,37 @@ public final class Proxy implements AutoCloseable {
   }
 
   /**
-   * Checkpoint: with every batch, bind and free excluded, snapshot the state and start a new log
-   * file; then save the snapshot (naming the new file) and delete the older files. A crash in
+   * Persists the proxy state now (also done at close and on a fixed schedule). Ticks are held off
+   * only while the snapshot is copied and a new log file opened; forcing the old file, sealing and
+   * saving the snapshot and deleting older log files run outside the phase lock. A crash in
    * between leaves the previous checkpoint and every log file since, which replay together.
+   * Records the log writer appends while the lock is held belong to values already in the
+   * snapshot, so replaying them on top of it (from either file) changes nothing.
    */
-  private void checkpointLocked() {
-    ProxyState snap = snapshotLocked();
-    checkpointedPhase = null; // until the save succeeds: a failed checkpoint is retried at close
-    long seq = wal.rotate();
-    stateDir.save(snap.withWalSequence(seq), masterKey);
-    WriteAheadLog.deleteBefore(stateDir.path(), seq);
-    lastCheckpointNanos = System.nanoTime();
-    checkpointedPhase = phase;
-    if (phase instanceof Transition) {
-      ((Transition) phase).markDurable();
+  public void checkpoint() {
+    checkpointLock.lock();
+    try {
+      long seq;
+      ProxyState snap;
+      Phase at;
+      long stamp = phaseLock.writeLock();
+      try {
+        snap = snapshotLocked();
+        seq = wal.rotate(); // records from here on go to the new file, replayed on top of the snapshot
+        at = phase;
+      } finally {
+        phaseLock.unlockWrite(stamp);
+      }
+      checkpointedPhase = null; // until the save succeeds: a failed checkpoint is retried at close
+      wal.closeRetired();
+      stateDir.save(snap.withWalSequence(seq), masterKey);
+      WriteAheadLog.deleteBefore(stateDir.path(), seq);
+      checkpointedPhase = at;
+      if (at instanceof Transition t) {
+        t.markDurable();
+      }
+    } finally {
+      checkpointLock.unlock();
     }
   }
 
@@ -857,47 +848,33 @@ public final class Proxy implements AutoCloseable {
    * write, bind or free since the last checkpoint) and the phase is the steady one that checkpoint
    * saved (a transition's swap progress is always saved). What it leaves unsaved is bookkeeping a
    * reopen redoes: which replicas already hold an UpdateCache value (they are written again).
-   * Sealing a state of several MB would otherwise make closing a read-only session take a sizeable
-   * part of a second.
    */
   private void checkpointUnlessCurrent() {
-    long stamp = phaseLock.writeLock();
-    try {
-      if (wal.sync() == WriteAheadLog.Sync.OFF || wal.size() > 0 || phase != checkpointedPhase
-          || !(phase instanceof Phase.Steady)) {
-        checkpointLocked();
-      }
-    } finally {
-      phaseLock.unlockWrite(stamp);
+    if (wal.sync() == WriteAheadLog.Sync.OFF || wal.size() > 0 || phase != checkpointedPhase
+        || !(phase instanceof Phase.Steady)) {
+      checkpoint();
     }
   }
 
-  /** Persists the proxy state now (also done at close and periodically). */
-  public void checkpoint() {
-    long stamp = phaseLock.writeLock();
-    try {
-      checkpointLocked();
-    } finally {
-      phaseLock.unlockWrite(stamp);
-    }
-  }
-
+  /**
+   * Checkpoints every {@code pancake.checkpoint.interval}, whether or not anything was written: the
+   * short pause of a snapshot then falls on a schedule that says nothing about the requests.
+   */
   private void checkpointLoop() {
+    long next = System.nanoTime() + checkpointNanos;
     while (open.get()) {
-      java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.SECONDS.toNanos(1));
-      if (!open.get()) {
-        break;
+      long wait = next - System.nanoTime();
+      if (wait > 0) {
+        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+        continue;
       }
-      long size = wal.size();
-      Phase p = phase;
-      boolean unsavedPlan = p instanceof Transition && !((Transition) p).isDurable();
-      if (unsavedPlan || size >= CHECKPOINT_BYTES
-          || (size > 0 && System.nanoTime() - lastCheckpointNanos >= CHECKPOINT_NANOS)) {
-        try {
-          checkpoint();
-        } catch (RuntimeException e) {
-          // the log still holds everything; the next attempt or close retries
-        }
+      next += checkpointNanos;
+      try {
+        checkpoint();
+      } catch (RuntimeException e) {
+        // the log still holds everything; the next attempt or close retries
+        LOG.log(System.Logger.Level.WARNING, "checkpoint failed (retried on schedule and at close): "
+            + e.getMessage());
       }
     }
   }
@@ -909,18 +886,26 @@ public final class Proxy implements AutoCloseable {
     }
     PancakeException failure = null;
     try {
-      pacer.close();
+      emitter.close();
       if (estimator != null) {
         estimator.close();
       }
-      Request r;
-      while ((r = queue.poll()) != null) {
-        r.done.completeExceptionally(new PancakeException("the PANCAKE client was closed before this request was served"));
+      failQueued();
+      try {
+        runner.flush(); // the last tick's write-back
+      } catch (PancakeException e) {
+        failure = e;
       }
+      log.close();
       java.util.concurrent.locks.LockSupport.unpark(checkpointer);
+      join(checkpointer);
       checkpointUnlessCurrent();
     } catch (PancakeException e) {
-      failure = e;
+      if (failure == null) {
+        failure = e;
+      } else {
+        failure.addSuppressed(e);
+      }
     } finally {
       aead.close(); // no new key reservation once the state directory is about to be released
       try {
@@ -935,6 +920,21 @@ public final class Proxy implements AutoCloseable {
     }
     if (failure != null) {
       throw failure;
+    }
+  }
+
+  private static void join(Thread t) {
+    try {
+      t.join(java.util.concurrent.TimeUnit.SECONDS.toMillis(30));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void failQueued() {
+    Request r;
+    while ((r = queue.poll()) != null) {
+      r.done.completeExceptionally(new PancakeException("the PANCAKE client was closed before this request was served"));
     }
   }
 
@@ -960,28 +960,61 @@ public final class Proxy implements AutoCloseable {
   }
 
   public Optional<byte[]> get(byte[] key) {
-    checkKey(key);
-    Object result = submit(Op.GET, acquire(key, false), null, null);
-    return result == ABSENT ? Optional.empty() : Optional.of((byte[]) result);
+    return join(getAsync(key));
   }
 
   public void put(byte[] key, byte[] value) {
-    checkKey(key);
-    checkValue(value);
-    submit(Op.PUT, acquire(key, true), value.clone(), null);
+    join(putAsync(key, value));
   }
 
   public boolean update(byte[] key, UnaryOperator<byte[]> merge) {
+    return join(updateAsync(key, merge));
+  }
+
+  public boolean delete(byte[] key) {
+    return join(deleteAsync(key));
+  }
+
+  /** Queues a get; bad input and a closed client throw at once, store and log failures complete the future. */
+  public CompletableFuture<Optional<byte[]>> getAsync(byte[] key) {
+    checkKey(key);
+    return submit(Request.Op.GET, acquire(key, false), null, null)
+        .thenApply(r -> r == Request.ABSENT ? Optional.<byte[]>empty() : Optional.of((byte[]) r));
+  }
+
+  public CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
+    checkKey(key);
+    checkValue(value);
+    return submit(Request.Op.PUT, acquire(key, true), value.clone(), null).thenApply(r -> null);
+  }
+
+  public CompletableFuture<Boolean> updateAsync(byte[] key, UnaryOperator<byte[]> merge) {
     checkKey(key);
     if (merge == null) {
       throw new IllegalArgumentException("merge must not be null");
     }
-    return (Boolean) submit(Op.UPDATE, acquire(key, false), null, merge);
+    return submit(Request.Op.UPDATE, acquire(key, false), null, merge).thenApply(r -> (Boolean) r);
   }
 
-  public boolean delete(byte[] key) {
+  public CompletableFuture<Boolean> deleteAsync(byte[] key) {
     checkKey(key);
-    return (Boolean) submit(Op.DELETE, acquire(key, false), null, null);
+    return submit(Request.Op.DELETE, acquire(key, false), null, null).thenApply(r -> (Boolean) r);
+  }
+
+  /** The future's value, or its failure unwrapped (the exception the request failed with). */
+  private static <T> T join(CompletableFuture<T> future) {
+    try {
+      return future.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new PancakeException("request failed", cause);
+    }
   }
 
   private void checkKey(byte[] key) {
@@ -993,7 +1026,7 @@ public final class Proxy implements AutoCloseable {
     }
   }
 
-  private void checkValue(byte[] value) {
+  void checkValue(byte[] value) {
     if (value == null) {
       throw new IllegalArgumentException("value must not be null");
     }
@@ -1004,10 +1037,10 @@ public final class Proxy implements AutoCloseable {
   }
 
   /**
-   * Runs one request: exactly one batch is sent for it, whether or not the key exists. A key
-   * without a slot has no replica to enqueue; the batch still goes out and the answer is "absent".
+   * Queues one request for the emitter's next ticks; nothing is sent for it. A key without a slot
+   * is queued too (slot -1): it takes a real access like any other and is answered "absent".
    */
-  private Object submit(Op op, int keySlot, byte[] value, UnaryOperator<byte[]> merge) {
+  private CompletableFuture<Object> submit(Request.Op op, int keySlot, byte[] value, UnaryOperator<byte[]> merge) {
     if (!open.get()) {
       if (keySlot >= 0) {
         keys.release(keySlot);
@@ -1015,37 +1048,17 @@ public final class Proxy implements AutoCloseable {
       throw new PancakeException("the PANCAKE client is closed");
     }
     requestCount.increment();
-    Request request = null;
-    if (keySlot >= 0) {
-      if (estimator != null) {
-        estimator.record(keySlot);
-      }
-      request = new Request(op, keySlot, value, merge);
-      queue.add(request);
+    if (keySlot >= 0 && estimator != null) {
+      estimator.record(keySlot);
     }
-    RuntimeException own = null;
-    try {
-      runBatch();
-    } catch (RuntimeException e) {
-      own = e;
+    Request request = new Request(op, keySlot, value, merge);
+    CompletableFuture<Object> result = keySlot < 0 ? request.done
+        : request.done.whenComplete((r, e) -> finishRequest(keySlot));
+    queue.add(request);
+    if (!open.get()) {
+      failQueued(); // close drained the queue before this request joined it
     }
-    if (request == null) {
-      if (own != null) {
-        throw own;
-      }
-      return op == Op.GET ? ABSENT : Boolean.FALSE;
-    }
-    try {
-      return request.done.join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException) {
-        throw (RuntimeException) cause;
-      }
-      throw new PancakeException("request failed", cause);
-    } finally {
-      finishRequest(keySlot);
-    }
+    return result;
   }
 
   private void finishRequest(int keySlot) {
@@ -1061,393 +1074,6 @@ public final class Proxy implements AutoCloseable {
   private boolean deletedEverywhere(int keySlot) {
     return cache.isDeletedEverywhere(keySlot);
   }
-  /** Set when a batch found the last pending swap already done (after recovery). */
-  private volatile boolean pendingFinish;
-
-  private void pacerBatch() {
-    pacerBatchCount.increment();
-    runBatch();
-  }
-
-  // ---------------------------------------------------------------- batches
-
-  /** Builds and executes one batch of B accesses under the current phase. */
-  private void runBatch() {
-    boolean finished;
-    long stamp = phaseLock.readLock();
-    try {
-      Phase p = phase;
-      RandomGenerator rnd = random.get();
-      int[] replicas = new int[batchSize];
-      Request[] served = new Request[batchSize];
-      double delta = p.delta();
-      for (int i = 0; i < batchSize; i++) {
-        if (rnd.nextDouble() < delta) {
-          Request r = queue.poll();
-          if (r != null) {
-            served[i] = r;
-            replicas[i] = p.replicaFor(r.keySlot, rnd);
-          } else {
-            replicas[i] = p.sampleReal(rnd);
-          }
-        } else {
-          replicas[i] = p.sampleFake(rnd);
-        }
-      }
-      batchCount.increment();
-      finished = execute(p, replicas, served);
-    } finally {
-      phaseLock.unlockRead(stamp);
-    }
-    if (finished || pendingFinish) {
-      pendingFinish = false;
-      finishTransition();
-    }
-    dropFreedSlots();
-  }
-
-  /** Executes a batch; returns true if it completed the last swap of a transition. */
-  private boolean execute(Phase p, int[] replicas, Request[] served) {
-    int[] order = lockOrder(replicas);
-    for (int s : order) {
-      stripes[s].lock();
-    }
-    Outcome outcome;
-    try {
-      outcome = readServeWrite(p, replicas, served);
-    } catch (RuntimeException e) {
-      for (Request r : served) {
-        if (r != null) {
-          r.done.completeExceptionally(e);
-        }
-      }
-      throw e;
-    } finally {
-      for (int i = order.length - 1; i >= 0; i--) {
-        stripes[order[i]].unlock();
-      }
-    }
-    for (int slot : outcome.deletedEverywhere) {
-      // the cache marked it inside the slot's critical section; a put since then has cleared the mark
-      keys.freeIfUnused(slot, this::deletedEverywhere);
-    }
-    long logged = 0;
-    for (Request r : served) {
-      if (r != null) {
-        logged = Math.max(logged, r.logPosition);
-      }
-    }
-    if (logged > 0) {
-      try {
-        wal.syncTo(logged);
-      } catch (RuntimeException e) {
-        for (Request r : served) {
-          if (r != null) {
-            r.done.completeExceptionally(e);
-          }
-        }
-        throw e;
-      }
-    }
-    for (Request r : served) {
-      if (r != null) {
-        r.done.complete(r.result);
-      }
-    }
-    return outcome.lastSwap;
-  }
-
-  private static int[] lockOrder(int[] replicas) {
-    int[] s = new int[replicas.length];
-    for (int i = 0; i < s.length; i++) {
-      s[i] = Math.floorMod(Integer.hashCode(replicas[i]) * 0x9E3779B9, LOCK_STRIPES);
-    }
-    Arrays.sort(s);
-    int distinct = 0;
-    for (int i = 0; i < s.length; i++) {
-      if (i == 0 || s[i] != s[i - 1]) {
-        s[distinct++] = s[i];
-      }
-    }
-    return Arrays.copyOf(s, distinct);
-  }
-
-  /** What a batch changed once its write-back was acknowledged. */
-  private static final class Outcome {
-    final List<Integer> deletedEverywhere = new ArrayList<>(0);
-    boolean lastSwap;
-  }
-
-  /** The plaintext a replica gets on write-back, and what to record once it is stored. */
-  private static final class WriteBack {
-    final byte[] plaintext;
-    final long version;
-    final boolean swap;
-
-    WriteBack(byte[] plaintext, long version, boolean swap) {
-      this.plaintext = plaintext;
-      this.version = version;
-      this.swap = swap;
-    }
-  }
-
-  private Outcome readServeWrite(Phase p, int[] replicas, Request[] served) {
-    int b = replicas.length;
-    List<byte[]> labels = new ArrayList<>(b);
-    for (int r : replicas) {
-      labels.add(label(r));
-    }
-    List<byte[]> sealed = store.multiGet(labels);
-    Transition transition = p instanceof Transition ? (Transition) p : null;
-    // decrypt each distinct replica once; one that fails authentication fails only its own key's
-    // requests (below), and the rest of the batch goes on
-    Map<Integer, ReplicaCodec.View> views = new HashMap<>();
-    Map<Integer, IntegrityException> damaged = null; // made only when a replica fails (rare)
-    for (int i = 0; i < b; i++) {
-      int r = replicas[i];
-      if (!views.containsKey(r) && (damaged == null || !damaged.containsKey(r))) {
-        ReplicaCodec.View view;
-        try {
-          view = open(p, r, labels.get(i), sealed.get(i));
-        } catch (IntegrityException e) {
-          if (damaged == null) {
-            damaged = new HashMap<>(4);
-          }
-          damaged.put(r, e);
-          continue;
-        }
-        views.put(r, view);
-        if (transition != null && !transition.isPending(r)) {
-          int owner = p.target.ownerOf[r];
-          if (owner != ReplicaPlan.DUMMY && transition.awaitsValue(owner) && cache.get(owner) == null) {
-            transition.offerValue(owner, view.valueOrNull());
-          }
-        }
-      }
-    }
-    for (int i = 0; i < b; i++) {
-      Request req = served[i];
-      if (req != null) {
-        serve(p, req, views.get(replicas[i]), damaged == null ? null : damaged.get(replicas[i]));
-      }
-    }
-    // write back: the cached value if the owner has an entry, a swap if one is due, else a re-encryption
-    Map<Integer, WriteBack> plan = new LinkedHashMap<>();
-    List<byte[]> out = new ArrayList<>(b);
-    for (int i = 0; i < b; i++) {
-      int r = replicas[i];
-      WriteBack wb = plan.get(r);
-      if (wb == null) {
-        wb = writeBack(p, transition, r, views.get(r)); // no view: the replica is damaged
-        plan.put(r, wb);
-      }
-      out.add(aead.encrypt(wb.plaintext, labels.get(i)));
-    }
-    store.multiPut(labels, out);
-    Outcome outcome = new Outcome();
-    for (Map.Entry<Integer, WriteBack> e : plan.entrySet()) {
-      int r = e.getKey();
-      WriteBack wb = e.getValue();
-      int owner = p.target.ownerOf[r];
-      if (wb.version >= 0 && cache.markWritten(owner, wb.version, p.target.indexOf[r])) {
-        outcome.deletedEverywhere.add(owner);
-      }
-      if (wb.swap) {
-        swapCount.increment();
-        lastSwapMillis = System.currentTimeMillis();
-        outcome.lastSwap |= transition.completeSwap(r);
-      }
-    }
-    return outcome;
-  }
-
-  /**
-   * What replica {@code r} gets on write-back: the owner's pending write if it has one (which also
-   * repairs a damaged replica), a swap if one is due and its value is at hand, else what it held,
-   * re-encrypted. {@code view} is null when the replica failed authentication or was missing.
-   */
-  private WriteBack writeBack(Phase p, Transition transition, int r, ReplicaCodec.View view) {
-    int owner = p.target.ownerOf[r];
-    boolean pendingSlot = transition != null && transition.isPending(r);
-    if (pendingSlot && !transition.isDurable()) {
-      // the new plan is not saved yet: a crash would reopen the old one, so the slot keeps its old data
-      return unchanged(p, r, view);
-    }
-    boolean swapDue = pendingSlot;
-    if (owner == ReplicaPlan.DUMMY) {
-      return swapDue ? new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, true)
-          : unchanged(p, r, view);
-    }
-    UpdateCache.Entry e = cache.get(owner); // read once: it may complete meanwhile
-    if (e != null) {
-      return new WriteBack(holding(r, owner, keys.keyOf(owner), e.value), e.version, swapDue);
-    }
-    if (!swapDue) {
-      return unchanged(p, r, view);
-    }
-    byte[] key = keys.keyOf(owner);
-    if (key == null) {
-      return new WriteBack(codec.encode(ReplicaCodec.ABSENT, r, owner, null, null), -1, true);
-    }
-    byte[] cached = transition.cachedValue(owner);
-    if (cached == null) {
-      return unchanged(p, r, view); // value not seen yet: swap later
-    }
-    return new WriteBack(holding(r, owner, key, cached == Transition.NO_VALUE ? null : cached), -1, true);
-  }
-
-  /** The plaintext of replica {@code r} of {@code owner} holding {@code value} (null: absent). */
-  private byte[] holding(int r, int owner, byte[] key, byte[] value) {
-    return codec.encode(value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT, r, owner, key, value);
-  }
-
-  /**
-   * Replica {@code r} keeps what it holds, re-encrypted. A damaged one ({@code view} null) gets
-   * what the proxy knows for sure of its holder: a dummy or an unbound slot holds nothing, a live
-   * key's content is lost (a sealed "lost" marker: its key keeps failing, clearly, until a put or
-   * delete repairs it). Always a fresh encryption: writing damaged bytes back would tell a store
-   * that tampers with a label whether it belongs to a live key with nothing pending.
-   */
-  private WriteBack unchanged(Phase p, int r, ReplicaCodec.View view) {
-    if (view != null) {
-      return new WriteBack(view.plaintext, -1, false);
-    }
-    int holder = p.holderOf(r);
-    if (holder == ReplicaPlan.DUMMY) {
-      return new WriteBack(codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null), -1, false);
-    }
-    byte[] key = keys.keyOf(holder);
-    return new WriteBack(codec.encode(key == null ? ReplicaCodec.ABSENT : ReplicaCodec.LOST, r, holder, key, null),
-        -1, false);
-  }
-
-  /** Decrypts replica {@code r} and checks that it holds what the phase says it holds. */
-  private ReplicaCodec.View open(Phase p, int r, byte[] label, byte[] sealed) {
-    if (sealed == null) {
-      throw new IntegrityException("the store has lost replica label " + java.util.HexFormat.of().formatHex(label)
-          + " (was it wiped, restarted without its data, or is it not the one this state was created on?)");
-    }
-    ReplicaCodec.View view;
-    try {
-      view = codec.view(aead.decrypt(sealed, label));
-    } catch (IntegrityException e) {
-      throw new IntegrityException("replica label " + java.util.HexFormat.of().formatHex(label) + " failed authentication", e);
-    }
-    int holder = p.holderOf(r);
-    if (p instanceof Transition && ((Transition) p).isPending(r) && view.replicaSlot() == r
-        && view.keySlot() == p.target.ownerOf[r] && view.keySlot() != holder) {
-      // the swap reached the store before a crash kept it from being recorded: it is done
-      if (((Transition) p).completeSwap(r)) {
-        pendingFinish = true;
-      }
-      holder = p.target.ownerOf[r];
-    }
-    if (view.replicaSlot() != r || view.keySlot() != holder
-        || (holder == ReplicaPlan.DUMMY) != (view.kind() == ReplicaCodec.DUMMY)) {
-      throw new IntegrityException("replica label " + java.util.HexFormat.of().formatHex(label)
-          + " holds another replica's data (an old or moved ciphertext: its identity does not match the plan)");
-    }
-    if (view.kind() == ReplicaCodec.LOST) {
-      throw new IntegrityException("replica label " + java.util.HexFormat.of().formatHex(label)
-          + " was found forged, corrupted or lost earlier (its content is gone)");
-    }
-    boolean stale = holder != p.target.ownerOf[r]; // a pending swap slot: old data, never served
-    if (!stale && view.kind() == ReplicaCodec.PRESENT && !Arrays.equals(view.key(), keys.keyOf(holder))) {
-      throw new IntegrityException("replica label " + java.util.HexFormat.of().formatHex(label) + " holds another key's value");
-    }
-    return view;
-  }
-
-  /** The error a request for a key with a damaged replica gets: it names the key, never a value. */
-  private IntegrityException damaged(int slot, IntegrityException cause) {
-    return new IntegrityException("store " + storeDescription + " returned a forged or corrupted value for key "
-        + KeyNames.describe(keys.keyOf(slot)) + ": " + cause.getMessage() + ". Other keys are unaffected;"
-        + " a put or delete of this key repairs it", cause);
-  }
-
-  /** Logs a key's new latest value (null: deleted) inside its critical section; returns the log position. */
-  private long logWrite(int slot, byte[] value) {
-    int length = value == null ? 0 : value.length;
-    ByteBuffer b = ByteBuffer.allocate(5 + length).putInt(slot).put((byte) (value == null ? 0 : 1));
-    if (value != null) {
-      b.put(value);
-    }
-    return wal.append(WriteAheadLog.WRITE, b.array());
-  }
-
-  /**
-   * Applies one dequeued request against replica {@code view} and the UpdateCache. When the
-   * replica failed authentication ({@code damage}), a request that needs the stored value fails
-   * alone; a put, and a delete, replace the value and so repair every replica of the key.
-   */
-  private void serve(Phase p, Request req, ReplicaCodec.View view, IntegrityException damage) {
-    int slot = req.keySlot;
-    int replicas = p.target.replicaCount(slot);
-    switch (req.op) {
-      case GET: {
-        UpdateCache.Entry e = cache.get(slot); // read once: it may complete meanwhile
-        if (e == null && view == null) {
-          req.done.completeExceptionally(damaged(slot, damage));
-          req.result = null;
-          break;
-        }
-        byte[] v = e != null ? e.value : view.valueOrNull();
-        req.result = v == null ? ABSENT : v.clone();
-        break;
-      }
-      case PUT: {
-        cache.compute(slot, (k, e) -> {
-          req.logPosition = logWrite(slot, req.value);
-          return new UpdateCache.Entry(req.value, versions.incrementAndGet(), replicas);
-        });
-        req.result = Boolean.TRUE;
-        break;
-      }
-      case DELETE: {
-        boolean[] existed = new boolean[1];
-        cache.compute(slot, (k, e) -> {
-          // a damaged replica may have held a value: delete (and so repair) the key anyway
-          byte[] current = e != null ? e.value : view != null ? view.valueOrNull() : new byte[0];
-          if (current == null) {
-            return e;
-          }
-          existed[0] = true;
-          req.logPosition = logWrite(slot, null);
-          return new UpdateCache.Entry(null, versions.incrementAndGet(), replicas);
-        });
-        req.result = existed[0];
-        break;
-      }
-      case UPDATE: {
-        boolean[] existed = new boolean[1];
-        try {
-          cache.compute(slot, (k, e) -> {
-            if (e == null && view == null) {
-              throw damaged(slot, damage);
-            }
-            byte[] current = e != null ? e.value : view.valueOrNull();
-            if (current == null) {
-              return e;
-            }
-            byte[] next = req.merge.apply(current.clone());
-            checkValue(next);
-            existed[0] = true;
-            req.logPosition = logWrite(slot, next);
-            return new UpdateCache.Entry(next, versions.incrementAndGet(), replicas);
-          });
-          req.result = existed[0];
-        } catch (RuntimeException e) {
-          // a failing merge fails its own request only; the batch still goes out
-          req.done.completeExceptionally(e);
-          req.result = null;
-        }
-        break;
-      }
-      default:
-        throw new IllegalStateException(String.valueOf(req.op));
-    }
-  }
-
   // ---------------------------------------------------------------- distribution changes
 
   /** The estimator's new estimate: a detected change, or a refinement of a learned estimate. */
@@ -1528,7 +1154,6 @@ public final class Proxy implements AutoCloseable {
     long stamp = phaseLock.writeLock();
     List<Integer> deleted;
     Transition t;
-    RuntimeException unsaved = null;
     try {
       if (phase instanceof Transition) {
         afterTransition = new NextEstimate(newEstimate, samples, source);
@@ -1569,63 +1194,47 @@ public final class Proxy implements AutoCloseable {
       if (estimator != null) {
         estimator.pause(true);
       }
-      try {
-        // the new plan must be durable before any swap reaches the store: until a checkpoint
-        // holding it is saved none does (writeBack), and the checkpoint thread retries
-        checkpointLocked();
-      } catch (RuntimeException e) {
-        unsaved = e;
-      }
+      // the new plan must be durable before any swap reaches the store: none does (writeBack)
+      // until the next scheduled checkpoint has saved it -- a checkpoint now would pause the ticks
+      // at the moment a change was detected, which the store would see
     } finally {
       phaseLock.unlockWrite(stamp);
     }
     for (int slot : deleted) {
       freeIfUnused(slot);
     }
-    if (unsaved != null) {
-      throw unsaved;
-    }
     if (eagerSwapsForTests) {
-      swapEagerly(t);
+      checkpoint();
+      runner.exclusive(() -> swapEagerly(t));
     }
     return true;
   }
 
-  /** The insecure alternative the paper warns against, for the uniformity test's teeth. */
+  /**
+   * The insecure alternative the paper warns against, for the uniformity test's teeth: every swap
+   * written at once, with no tick in flight.
+   */
   private void swapEagerly(Transition t) {
     for (int r : t.pendingSlots()) {
       boolean last;
       long stamp = phaseLock.readLock();
-      ReentrantLock stripe = stripes[lockOrder(new int[] {r})[0]];
-      stripe.lock();
       try {
         if (!t.isPending(r)) {
-          continue; // a batch swapped it meanwhile
+          continue; // a tick swapped it meanwhile
         }
         int owner = t.target.ownerOf[r];
         byte[] key = owner == ReplicaPlan.DUMMY ? null : keys.keyOf(owner);
         byte[] value = null;
         if (key != null) {
-          int source = t.replicaFor(owner, random.get());
-          ReentrantLock other = stripes[lockOrder(new int[] {source})[0]];
-          // the stable replica is only read; its stripe is taken after ours only if it is ordered after it
-          boolean locked = other == stripe || other.tryLock();
-          try {
-            ReplicaCodec.View stable = readDirect(t, source);
-            UpdateCache.Entry e = cache.get(owner);
-            value = e != null ? e.value : stable.valueOrNull();
-          } finally {
-            if (locked && other != stripe) {
-              other.unlock();
-            }
-          }
+          ReplicaCodec.View stable = readDirect(t, t.replicaFor(owner, random.get()));
+          UpdateCache.Entry e = cache.get(owner);
+          value = e != null ? e.value : stable.valueOrNull();
         }
         byte kind = owner == ReplicaPlan.DUMMY ? ReplicaCodec.DUMMY : value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT;
         byte[] label = label(r);
         store.put(label, aead.encrypt(codec.encode(kind, r, owner, key, value), label));
         last = t.completeSwap(r);
       } finally {
-        stripe.unlock();
         phaseLock.unlockRead(stamp);
       }
       if (last) {
@@ -1636,10 +1245,10 @@ public final class Proxy implements AutoCloseable {
 
   private ReplicaCodec.View readDirect(Phase p, int r) {
     byte[] label = label(r);
-    return open(p, r, label, store.get(label));
+    return runner.open(p, r, label, store.get(label));
   }
 
-  private void finishTransition() {
+  void finishTransition() {
     NextEstimate waiting = null;
     long stamp = phaseLock.writeLock();
     try {
@@ -1666,15 +1275,20 @@ public final class Proxy implements AutoCloseable {
   public Stats stats() {
     Phase p = phase;
     Transition t = p instanceof Transition ? (Transition) p : null;
-    return new Stats(requestCount.sum(), batchCount.sum(), pacerBatchCount.sum(), cache.size(),
+    return new Stats(requestCount.sum(), batchCount.sum(), emitter.ticks(), emitter.skippedTicks(),
+        emitter.batchesPerSecond(), cache.size(),
         cache.valueBytes(), queue.size(), keys.boundKeys(), p.target.keySlots, p.target.realReplicas,
         transitions.get(), t == null ? 0 : t.remainingSwaps(), swapCount.sum(),
         t == null ? 0 : t.cachedValues(), t == null ? 0 : t.cachedValueBytes(),
         estimator == null ? Double.NaN : estimator.lastPValue(), estimateSamples, estimateSource);
   }
 
-  /** A snapshot of the engine's counters. */
-  public record Stats(long requests, long batches, long pacerBatches, int updateCacheEntries,
+  /**
+   * A snapshot of the engine's counters: batches sent (B accesses each), clock ticks and grid
+   * points skipped (a tick ran past the next one), and the current emission level in batches/s.
+   */
+  public record Stats(long requests, long batches, long ticks, long skippedTicks, double batchesPerSecond,
+      int updateCacheEntries,
       long updateCacheBytes, int queued, int keys, int capacity, int realReplicas,
       long transitions, int pendingSwaps, long swapsDone, int swapCacheEntries, long swapCacheBytes,
       double lastChangeTestP, long estimateSamples, String estimateSource) {}
@@ -1709,8 +1323,8 @@ public final class Proxy implements AutoCloseable {
     return keys.peek(key);
   }
 
-  /** Sends one batch with no request of its own (tests, and the pacer). */
+  /** Runs one tick of one batch now, on the caller's thread (tests). */
   void idleBatch() {
-    runBatch();
+    runner.tick(1);
   }
 }

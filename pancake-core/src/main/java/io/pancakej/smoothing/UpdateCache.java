@@ -27,22 +27,25 @@ import io.pancakej.state.ProxyState.PendingEntry;
  */
 final class UpdateCache {
 
-  /** One entry; immutable. */
+  /** One entry; immutable (its log ticket, shared by every copy, turns durable once). */
   static final class Entry {
     final byte[] value;
     final long version;
     final long[] marks;
     final int remaining;
+    /** Durable once the write-ahead log holds this value: only then may a replica get it. */
+    final LogTicket ticket;
 
-    Entry(byte[] value, long version, int replicas) {
-      this(value, version, new long[(replicas + 63) >>> 6], replicas);
+    Entry(byte[] value, long version, int replicas, LogTicket ticket) {
+      this(value, version, new long[(replicas + 63) >>> 6], replicas, ticket);
     }
 
-    private Entry(byte[] value, long version, long[] marks, int remaining) {
+    private Entry(byte[] value, long version, long[] marks, int remaining, LogTicket ticket) {
       this.value = value;
       this.version = version;
       this.marks = marks;
       this.remaining = remaining;
+      this.ticket = ticket;
     }
 
     /** This entry with replica {@code j} marked, or null when that completes it. */
@@ -56,7 +59,7 @@ final class UpdateCache {
       }
       long[] next = marks.clone();
       next[j >>> 6] |= bit;
-      return new Entry(value, version, next, remaining - 1);
+      return new Entry(value, version, next, remaining - 1, ticket);
     }
   }
 
@@ -158,7 +161,7 @@ final class UpdateCache {
           }
           return null;
         }
-        return new Entry(e.value, e.version, marks, replicas - set);
+        return new Entry(e.value, e.version, marks, replicas - set, e.ticket);
       });
     }
     return deleted;
@@ -194,7 +197,7 @@ final class UpdateCache {
       }
       long[] marks = new long[(replicas + 63) >>> 6];
       System.arraycopy(p.updatedReplicas(), 0, marks, 0, Math.min(marks.length, p.updatedReplicas().length));
-      entries.put(p.keySlot(), new Entry(p.value(), version, marks, Math.max(1, replicas - set)));
+      entries.put(p.keySlot(), new Entry(p.value(), version, marks, Math.max(1, replicas - set), LogTicket.DURABLE));
     }
   }
 }

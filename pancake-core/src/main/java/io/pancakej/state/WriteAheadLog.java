@@ -67,6 +67,8 @@ public final class WriteAheadLog implements AutoCloseable {
   private FileChannel channel;
   private long written;
   private long synced;
+  /** Files rotated away from and not yet forced and closed ({@link #closeRetired}). */
+  private final java.util.List<FileChannel> retired = new java.util.ArrayList<>();
 
   private WriteAheadLog(Path dir, LongFunction<Aead> keyOfFile, Sync sync, long seq) {
     this.dir = dir;
@@ -142,17 +144,31 @@ public final class WriteAheadLog implements AutoCloseable {
     }
   }
 
-  /** With the fsync policy, forces the log to disk up to {@code position} (group commit). */
+  /**
+   * With the fsync policy, forces the log to disk up to {@code position} (group commit). A
+   * position appended before a {@link #rotate} lies in a retired file, which is forced first.
+   */
   public void syncTo(long position) {
     if (sync != Sync.FSYNC) {
       return;
     }
     FileChannel ch;
+    java.util.List<FileChannel> old;
     synchronized (this) {
-      if (synced >= position) {
+      if (synced >= position && retired.isEmpty()) {
         return;
       }
       ch = channel;
+      old = new java.util.ArrayList<>(retired);
+    }
+    for (FileChannel o : old) {
+      try {
+        o.force(false);
+      } catch (java.nio.channels.ClosedChannelException closed) {
+        // closeRetired forced it before closing it
+      } catch (IOException e) {
+        throw new StateException("cannot fsync the write-ahead log in " + dir + ": " + e.getMessage(), e);
+      }
     }
     synchronized (ch) {
       long target;
@@ -173,25 +189,44 @@ public final class WriteAheadLog implements AutoCloseable {
     }
   }
 
-  /** Starts file {@code wal.<seq+1>}; returns the new sequence number. */
+  /**
+   * Starts file {@code wal.<seq+1>}; returns the new sequence number. The old file is only set
+   * aside: forcing and closing it ({@link #closeRetired}) is left to the caller, outside whatever
+   * it holds (a checkpoint holds off the ticks only while it snapshots and rotates).
+   */
   public synchronized long rotate() {
     long next = seq + 1;
     if (sync != Sync.OFF) {
-      // the old file is closed first: should that fail, this log keeps writing to it under its own
-      // sequence number (records sealed for seq must never land in another file)
-      try {
-        channel.force(false);
-        channel.close();
-      } catch (IOException e) {
-        throw new StateException("cannot close the write-ahead log in " + dir + ": " + e.getMessage(), e);
-      }
-      channel = openFile(next);
+      // the new file is opened first: should that fail, this log keeps writing to the old one under
+      // its own sequence number (records sealed for seq must never land in another file)
+      FileChannel fresh = openFile(next);
+      retired.add(channel);
+      channel = fresh;
       aead = keyOfFile.apply(next);
     }
     seq = next;
     written = 0;
     synced = 0;
     return next;
+  }
+
+  /** Forces and closes the files {@link #rotate} set aside. */
+  public void closeRetired() {
+    java.util.List<FileChannel> old;
+    synchronized (this) {
+      old = new java.util.ArrayList<>(retired);
+    }
+    for (FileChannel o : old) {
+      try {
+        o.force(false);
+        o.close();
+      } catch (IOException e) {
+        throw new StateException("cannot close the write-ahead log in " + dir + ": " + e.getMessage(), e);
+      }
+      synchronized (this) {
+        retired.remove(o);
+      }
+    }
   }
 
   /** Deletes log files older than {@code seq} (their content is in a saved checkpoint). */
@@ -310,6 +345,14 @@ public final class WriteAheadLog implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    for (FileChannel o : retired) {
+      try {
+        o.close();
+      } catch (IOException ignored) {
+        // its records were forced by syncTo or are covered by a saved checkpoint
+      }
+    }
+    retired.clear();
     if (channel != null) {
       try {
         channel.close();

@@ -64,7 +64,7 @@ public class ProxyBenchmark {
         // one closed-loop caller misses its own batch 1 time in 8 and then waits for a pacer batch: a fast
         // pacer (on the other core) keeps that wait short
         client = PancakeClient.open(PancakeConfig.builder().stateDir(dir).capacity(KEYS).valueSize(1024)
-            .batchSize(batchSize).pacerRate(20_000).pacerFraction(0).adapt(false).store(new MemoryStore()).build());
+            .batchSize(batchSize).pacerRate(100).tickRateMax(25_600).adapt(false).store(new MemoryStore()).build());
         break;
       case "encrypted":
         client = new EncryptedClient(new MemoryStore(), MasterKey.generate(new SecureRandom()), 1024, 128);

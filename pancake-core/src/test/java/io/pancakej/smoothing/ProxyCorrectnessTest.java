@@ -35,13 +35,8 @@ class ProxyCorrectnessTest {
   Path dir;
 
   private Proxy open(MemoryStore store, int capacity) {
-    return open(store, capacity, false);
-  }
-
-  /** {@code combine}: group store calls as on a network store (off by default on the memory store). */
-  private Proxy open(MemoryStore store, int capacity, boolean combine) {
     return Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("state")).capacity(capacity)
-        .valueSize(64).keySize(32).pacerRate(2000).seed(7).combineStoreCalls(combine).store(store).build());
+        .valueSize(64).keySize(32).pacerRate(2000).seed(7).store(store).build());
   }
 
   private static byte[] key(int i) {
@@ -91,14 +86,13 @@ class ProxyCorrectnessTest {
     }
   }
 
-  @ParameterizedTest(name = "combined store calls: {0}")
-  @ValueSource(booleans = {false, true})
-  void concurrentIncrements_loseNoUpdate_andReplicasConverge(boolean combine) throws Exception {
+  @Test
+  void concurrentIncrements_loseNoUpdate_andReplicasConverge() throws Exception {
     MemoryStore store = new MemoryStore();
     int threads = 8;
     int keys = 20;
     int perThread = 1500;
-    try (Proxy proxy = open(store, 64, combine)) {
+    try (Proxy proxy = open(store, 64)) {
       for (int k = 0; k < keys; k++) {
         proxy.put(key(k), ByteBuffer.allocate(8).putLong(0).array());
       }
@@ -134,18 +128,41 @@ class ProxyCorrectnessTest {
     }
   }
 
+  /**
+   * Requests send nothing of their own: with the clock pinned at 100 ticks of one batch per
+   * second, 150 requests (absent keys among them) are all answered -- absent ones "absent" -- while
+   * the batches sent stay within what the clock allowed in that time, far below one per request.
+   */
   @Test
-  void absentKey_costsExactlyOneBatch_andReadsEmpty() {
+  void requests_sendNoBatchOfTheirOwn_andAbsentKeysAreServedLikeOthers() throws Exception {
     MemoryStore store = new MemoryStore();
-    // the pacer is slowed to one batch per 100 s so that only request batches are counted
-    try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("state")).capacity(10)
-        .valueSize(64).keySize(32).pacerRate(0.01).pacerFraction(0).seed(7).store(store).build())) {
-      long before = proxy.stats().batches() - proxy.stats().pacerBatches();
-      assertTrue(proxy.get(key(999)).isEmpty());
-      assertFalse(proxy.update(key(999), v -> v));
-      assertFalse(proxy.delete(key(999)));
-      long after = proxy.stats().batches() - proxy.stats().pacerBatches();
-      assertEquals(3, after - before);
+    try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("state")).capacity(200)
+        .valueSize(64).keySize(32).pacerRate(100).tickRateMax(100).tickBatchesMax(1).seed(7).store(store).build())) {
+      for (int k = 0; k < 20; k++) {
+        proxy.put(key(k), new byte[] {(byte) k});
+      }
+      long t0 = System.nanoTime();
+      long before = proxy.stats().batches();
+      java.util.List<java.util.concurrent.CompletableFuture<java.util.Optional<byte[]>>> gets = new java.util.ArrayList<>();
+      for (int i = 0; i < 150; i++) {
+        gets.add(proxy.getAsync(key(i % 2 == 0 ? i % 20 : 1000 + i)));
+      }
+      java.util.concurrent.CompletableFuture<Boolean> absentUpdate = proxy.updateAsync(key(999), v -> v);
+      java.util.concurrent.CompletableFuture<Boolean> absentDelete = proxy.deleteAsync(key(998));
+      for (int i = 0; i < gets.size(); i++) {
+        java.util.Optional<byte[]> v = gets.get(i).get(60, java.util.concurrent.TimeUnit.SECONDS);
+        if (i % 2 == 0) {
+          assertArrayEquals(new byte[] {(byte) (i % 20)}, v.orElseThrow(), "key " + i % 20);
+        } else {
+          assertTrue(v.isEmpty());
+        }
+      }
+      assertFalse(absentUpdate.get(60, java.util.concurrent.TimeUnit.SECONDS));
+      assertFalse(absentDelete.get(60, java.util.concurrent.TimeUnit.SECONDS));
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      long sent = proxy.stats().batches() - before;
+      assertTrue(sent <= 100 * seconds + 3, sent + " batches in " + seconds + " s: more than the clock sends");
+      assertTrue(sent < 152, sent + " batches for 152 requests");
     }
   }
 

@@ -234,7 +234,7 @@ class SwappingTest {
   private double[] transitionUniformity(boolean eager, String name) {
     int n = 1000;
     Recorder recorder = new Recorder(new MemoryStore());
-    try (Proxy proxy = Proxy.open(config(name, n, recorder).combineStoreCalls(false).build(), eager)) {
+    try (Proxy proxy = Proxy.open(config(name, n, recorder).build(), eager)) {
       for (int i = 0; i < n; i++) {
         proxy.put(key(i), counter(i, 0));
       }

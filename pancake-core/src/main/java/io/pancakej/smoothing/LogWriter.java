@@ -1,0 +1,166 @@
+package io.pancakej.smoothing;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+
+import io.pancakej.PancakeException;
+import io.pancakej.state.WriteAheadLog;
+
+/**
+ * Appends write records to the write-ahead log on its own thread, so that the emitter's store
+ * calls never wait for the disk: what the store sees, and when, does not depend on whether a
+ * batch carried writes. A write's {@link LogTicket} turns durable after its append (and, with
+ * {@code fsync}, the fsync that covers it: group commit). Slot frees also run here, because their
+ * FREE records must stay in order with the WRITE records before them.
+ *
+ * <p>A failed append or fsync fails the write that needed it and every later one (the log's
+ * tail is then in doubt): the proxy keeps emitting the same batches, reads of durable data go on,
+ * and writes fail with the log's error until the process reopens the state.
+ */
+final class LogWriter implements AutoCloseable {
+  private sealed interface Task permits Write, Free {}
+
+  private record Write(int slot, byte[] value, LogTicket ticket) implements Task {}
+
+  private record Free(int slot) implements Task {}
+
+  private static final Task STOP = new Free(-1);
+
+  private final WriteAheadLog wal;
+  private final IntConsumer free;
+  private final LinkedBlockingQueue<Task> tasks = new LinkedBlockingQueue<>();
+  private final Thread thread;
+  private volatile RuntimeException failure;
+
+  LogWriter(WriteAheadLog wal, IntConsumer free, java.util.concurrent.ThreadFactory threads) {
+    this.wal = wal;
+    this.free = free;
+    this.thread = threads.newThread(this::loop);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  /** Queues a key's new latest value (null: deleted); its ticket turns durable once logged. */
+  void write(int slot, byte[] value, LogTicket ticket) {
+    RuntimeException f = failure;
+    if (f != null) {
+      ticket.failed(f);
+    } else if (wal.sync() == WriteAheadLog.Sync.OFF) {
+      ticket.durable(); // nothing is logged: durable means "as durable as configured"
+    } else {
+      tasks.add(new Write(slot, value, ticket));
+    }
+  }
+
+  /** Queues freeing a key slot (its FREE record follows every WRITE queued before). */
+  void free(int slot) {
+    tasks.add(new Free(slot));
+  }
+
+  /** The log's failure, if an append or fsync failed. */
+  RuntimeException failure() {
+    return failure;
+  }
+
+  private void loop() {
+    List<Task> drained = new ArrayList<>();
+    List<LogTicket> appended = new ArrayList<>();
+    while (true) {
+      drained.clear();
+      try {
+        drained.add(tasks.take());
+      } catch (InterruptedException e) {
+        continue; // close() sends STOP; a stray interrupt changes nothing
+      }
+      tasks.drainTo(drained);
+      boolean stop = false;
+      long position = 0;
+      appended.clear();
+      for (Task t : drained) {
+        if (t == STOP) {
+          stop = true;
+        } else if (t instanceof Write w) {
+          if (failure != null) {
+            w.ticket().failed(failure);
+            continue;
+          }
+          try {
+            position = wal.append(WriteAheadLog.WRITE, payload(w.slot(), w.value()));
+            appended.add(w.ticket());
+          } catch (RuntimeException e) {
+            fail(e, appended);
+            w.ticket().failed(e);
+          }
+        } else {
+          settle(position, appended); // the frees' records follow the writes' on disk, synced or not
+          position = 0;
+          try {
+            free.accept(((Free) t).slot());
+          } catch (RuntimeException e) {
+            fail(e, appended); // the slot stays bound; a reopen frees it (its deletion is in the log)
+          }
+        }
+      }
+      settle(position, appended);
+      if (stop) {
+        return;
+      }
+    }
+  }
+
+  private void settle(long position, List<LogTicket> appended) {
+    if (appended.isEmpty()) {
+      return;
+    }
+    try {
+      wal.syncTo(position);
+      for (LogTicket t : appended) {
+        t.durable();
+      }
+    } catch (RuntimeException e) {
+      fail(e, appended);
+    }
+    appended.clear();
+  }
+
+  private void fail(RuntimeException e, List<LogTicket> appended) {
+    if (failure == null) {
+      failure = new PancakeException("the write-ahead log failed, so this write was not made durable;"
+          + " writes fail until the state is reopened: " + e.getMessage(), e);
+    }
+    for (LogTicket t : appended) {
+      t.failed(failure);
+    }
+    appended.clear();
+  }
+
+  /** A WRITE record's payload: slot, present flag, value. */
+  static byte[] payload(int slot, byte[] value) {
+    int length = value == null ? 0 : value.length;
+    ByteBuffer b = ByteBuffer.allocate(5 + length).putInt(slot).put((byte) (value == null ? 0 : 1));
+    if (value != null) {
+      b.put(value);
+    }
+    return b.array();
+  }
+
+  /** Appends what is queued, then stops the thread. */
+  @Override
+  public void close() {
+    if (!thread.isAlive()) {
+      return;
+    }
+    tasks.add(STOP);
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(30));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
