@@ -58,6 +58,26 @@ public final class PancakeClient implements KvClient {
     return proxy.delete(key);
   }
 
+  @Override
+  public java.util.concurrent.CompletableFuture<Optional<byte[]>> getAsync(byte[] key) {
+    return proxy.getAsync(key);
+  }
+
+  @Override
+  public java.util.concurrent.CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
+    return proxy.putAsync(key, value);
+  }
+
+  @Override
+  public java.util.concurrent.CompletableFuture<Boolean> updateAsync(byte[] key, UnaryOperator<byte[]> merge) {
+    return proxy.updateAsync(key, merge);
+  }
+
+  @Override
+  public java.util.concurrent.CompletableFuture<Boolean> deleteAsync(byte[] key) {
+    return proxy.deleteAsync(key);
+  }
+
   /** Engine counters: requests, batches, UpdateCache size, queue length. */
   public Proxy.Stats stats() {
     return proxy.stats();

@@ -173,6 +173,49 @@ public abstract class KvClientContractTest {
     assertTrue(client.get(bytes("big")).isEmpty());
   }
 
+  /**
+   * The asynchronous API: one thread keeps 200 requests in flight; answers match the synchronous
+   * ones, bad input throws at once, and getAll/putAll keep list order (a repeated key in putAll:
+   * the later value wins).
+   */
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void asyncAndMultiKeyRequests_matchTheSynchronousAnswers() {
+    List<java.util.concurrent.CompletableFuture<Void>> puts = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      puts.add(client.putAsync(bytes("a" + i), bytes("v" + i)));
+    }
+    puts.forEach(java.util.concurrent.CompletableFuture::join);
+    List<java.util.concurrent.CompletableFuture<Optional<byte[]>>> gets = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      gets.add(client.getAsync(bytes("a" + i)));
+    }
+    for (int i = 0; i < 200; i++) {
+      Optional<byte[]> v = gets.get(i).join();
+      if (i < 100) {
+        assertArrayEquals(bytes("v" + i), v.orElseThrow(), "a" + i);
+      } else {
+        assertTrue(v.isEmpty(), "a" + i);
+      }
+    }
+    assertTrue(client.updateAsync(bytes("a1"), old -> bytes("u1")).join());
+    assertFalse(client.updateAsync(bytes("a150"), old -> old).join());
+    assertTrue(client.deleteAsync(bytes("a2")).join());
+    assertFalse(client.deleteAsync(bytes("a2")).join());
+    assertThrows(IllegalArgumentException.class, () -> client.getAsync(new byte[0]));
+    assertThrows(ValueTooLargeException.class, () -> client.putAsync(bytes("big"), new byte[maxValueSize() + 1]));
+
+    client.putAll(List.of(bytes("m1"), bytes("m2"), bytes("m1")), List.of(bytes("x"), bytes("y"), bytes("z")));
+    List<Optional<byte[]>> all = client.getAll(List.of(bytes("m1"), bytes("nope"), bytes("m2"), bytes("a1"), bytes("a2")));
+    assertEquals(5, all.size());
+    assertArrayEquals(bytes("z"), all.get(0).orElseThrow());
+    assertTrue(all.get(1).isEmpty());
+    assertArrayEquals(bytes("y"), all.get(2).orElseThrow());
+    assertArrayEquals(bytes("u1"), all.get(3).orElseThrow());
+    assertTrue(all.get(4).isEmpty());
+    assertThrows(IllegalArgumentException.class, () -> client.putAll(List.of(bytes("k")), List.of()));
+  }
+
   @Test
   void close_isIdempotent() {
     client.close();
