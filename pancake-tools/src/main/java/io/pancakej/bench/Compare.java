@@ -16,8 +16,9 @@ import picocli.CommandLine.Command;
  * stay in {@code --out}.
  */
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Side-by-side YCSB comparison of the schemes on one store: bench's main comparison, then one "
-        + "table on stdout (ops/s, ratio to insecure, read and update latency, errors). Takes bench's options."})
+    description = {"Side-by-side YCSB comparison of the schemes on one store, one table on stdout.",
+        "bench's main comparison with bench's options, then ops/s, ratio to insecure, read and update latency and "
+            + "errors per scheme and workload on stdout."})
 public final class Compare extends Bench {
   @Override
   public Integer call() throws Exception {

@@ -17,8 +17,8 @@ import picocli.CommandLine.Spec;
  * in {@code io.pancakej.bench}.
  */
 @Command(name = "bench-proxy",
-    description = {"JMH microbenchmarks of the proxy's CPU cost (no store I/O). Arguments go to JMH (-h: JMH's help); "
-        + "default: every benchmark in io.pancakej.bench.",
+    description = {"JMH microbenchmarks of the proxy's CPU cost per request (no store I/O).",
+        "Arguments go to JMH (-h: JMH's own help); none: every benchmark in io.pancakej.bench.",
         "Examples: bench-proxy ProxyBenchmark -p scheme=pancake -wi 2 -i 3; bench-proxy DrbgBenchmark -f 1 -wi 3 -i 5"})
 final class BenchProxy implements Callable<Integer> {
   @Parameters(paramLabel = "JMH-ARG", description = "JMH arguments: benchmark regexps, -f, -wi, -i, -p name=value, ...")

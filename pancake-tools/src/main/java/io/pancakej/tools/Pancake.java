@@ -43,6 +43,8 @@ public final class Pancake implements Callable<Integer> {
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Pancake());
     cl.setExpandAtFiles(false);
+    String version = Pancake.class.getPackage().getImplementationVersion();
+    setVersion(cl, "PANCAKE-J tools " + (version != null ? version : "(development build)"));
     cl.getSubcommands().get("ycsb").getCommandSpec().usageMessage().footer(Ycsb.footer(Bindings.names()));
     for (String passThrough : new String[] {"ycsb", "profile", "bench-proxy"}) {
       // their arguments are another program's (YCSB's, JMH's): parsed by the subcommand itself
@@ -58,6 +60,11 @@ public final class Pancake implements Callable<Integer> {
       return cmd.getCommandSpec().exitCodeOnExecutionException();
     });
     return cl;
+  }
+
+  private static void setVersion(CommandLine cl, String version) {
+    cl.getCommandSpec().version(version);
+    cl.getSubcommands().values().forEach(sub -> setVersion(sub, version));
   }
 
   /** An exception's message and its causes', on one line. */

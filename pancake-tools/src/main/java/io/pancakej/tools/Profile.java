@@ -26,8 +26,9 @@ import picocli.CommandLine.Spec;
  * ({@code tools.profiler:async-profiler}, Linux x86-64 only) on first use.
  */
 @Command(name = "profile",
-    description = {"CPU profile of one YCSB phase (async-profiler): the arguments of ycsb (load|run <binding> ...); "
-        + "writes data/profile/<binding>-<phase>-<date>.collapsed and prints the CPU share per category.",
+    customSynopsis = "pancake profile load|run <binding> [-cp path] [-jvm-args args] [YCSB options]",
+    description = {"CPU profile of one YCSB phase (async-profiler), with ycsb's arguments.",
+        "Writes data/profile/<binding>-<phase>-<date>.collapsed and prints the CPU share per category.",
         "Example: profile run pancake -P workloads/workloadc -p recordcount=100000 -threads 8"})
 final class Profile implements Callable<Integer> {
   static final String VERSION = "3.0";
@@ -107,8 +108,7 @@ final class Profile implements Callable<Integer> {
 
   /** {@code profile-summary}: the CPU share per category of a collapsed-stacks file. */
   @Command(name = "profile-summary", mixinStandardHelpOptions = true,
-      description = "The share of CPU samples per category (JIT, GC, store, crypto, engine, YCSB, ...) of a "
-          + "collapsed-stacks file written by profile.")
+      description = "The CPU share per category (JIT, GC, store, crypto, engine, YCSB, ...) of a profile.")
   static final class Summary implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", description = "collapsed stacks (frame;frame;... samples per line)")
     Path file;

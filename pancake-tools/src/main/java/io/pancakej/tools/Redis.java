@@ -20,9 +20,9 @@ import redis.clients.jedis.Jedis;
  * removes the server and its directory.
  */
 @Command(name = "redis", mixinStandardHelpOptions = true, sortOptions = false, subcommands = Redis.Flush.class,
-    description = {"A private redis-server (or a three-master Redis Cluster) on free loopback ports, serving until "
-        + "stopped (Ctrl-C or kill). Prints 127.0.0.1:<port> (for a cluster: the seed list for "
-        + "-p redis.cluster.nodes=...) on stdout once it answers."})
+    description = {"A private redis-server (or Redis Cluster) on a free loopback port, until stopped.",
+        "Prints 127.0.0.1:<port> (for a cluster: the seed list for -p redis.cluster.nodes=...) on stdout once it "
+            + "answers and serves until stopped (Ctrl-C or kill); no persistence, never port 6379."})
 final class Redis implements Callable<Integer> {
   @Option(names = "--cluster", description = "a three-master Redis Cluster instead of one server")
   boolean cluster;

@@ -21,8 +21,9 @@ import picocli.CommandLine.Spec;
  * ratio bounds what any PANCAKE implementation can reach against insecure there.
  */
 @Command(name = "store-bound", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"What the store alone allows: requests/s of insecure's store pattern (1 get) and PANCAKE's "
-        + "(3 gets + 3 puts over 2x the keys), no proxy, crypto or YCSB; their ratio bounds PANCAKE against insecure."})
+    description = {"What the store alone allows for insecure's and PANCAKE's access patterns.",
+        "Requests/s of insecure's store pattern (1 get) and PANCAKE's (3 gets + 3 puts over 2x the keys), with no "
+            + "proxy, crypto or YCSB work; their ratio bounds what PANCAKE can reach against insecure."})
 final class StoreBound implements Callable<Integer> {
   @Option(names = "--store", defaultValue = "rocksdb",
       description = "rocksdb (a fresh directory under --work) or redis (a private server); default ${DEFAULT-VALUE}")

@@ -39,8 +39,8 @@ import picocli.CommandLine.Spec;
  * and the child's own status when it fails.
  */
 @Command(name = "ycsb",
-    description = {"Stock YCSB (site.ycsb.Client) against a PANCAKE-J binding, as stock bin/ycsb runs it.",
-        "Usage: ycsb load|run|shell <binding> [options]"})
+    customSynopsis = "pancake ycsb load|run|shell <binding> [-cp path] [-jvm-args args] [YCSB options]",
+    description = "Stock YCSB (site.ycsb.Client) against a PANCAKE-J binding, as stock bin/ycsb runs it.")
 final class Ycsb implements Callable<Integer> {
   /** The commands, as in stock bin/ycsb. */
   enum Phase {
