@@ -1,7 +1,8 @@
 # Sourced by every bin/ script: builds pancake-tools (and the modules it depends on) whenever a
 # source file or pom is newer than its jar, caches its classpath in
 # pancake-tools/target/tools.classpath, and runs a main class on it. Needs a JDK 17 (JAVA_HOME or
-# java on the PATH) and, for the first build, Maven.
+# java on the PATH) and, for the first build, Maven. PANCAKE_CLASSPATH, when set, is used as the
+# classpath as it is, with no build (the tests run the scripts on their own classpath this way).
 
 PANCAKE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PANCAKE_TARGET="$PANCAKE_ROOT/pancake-tools/target"
@@ -52,11 +53,15 @@ pancake_ensure_built() {
 pancake_exec() {
   local opts="$1"
   shift
-  pancake_ensure_built
+  local cp="${PANCAKE_CLASSPATH:-}"
+  if [ -z "$cp" ]; then
+    pancake_ensure_built
+    cp="$(pancake_jar):$(cat "$PANCAKE_CP_FILE")"
+  fi
   local java=java
   if [ -n "${JAVA_HOME:-}" ]; then
     java="$JAVA_HOME/bin/java"
   fi
   # shellcheck disable=SC2086
-  exec "$java" $opts -Dpancake.root="$PANCAKE_ROOT" -cp "$(pancake_jar):$(cat "$PANCAKE_CP_FILE")" "$@"
+  exec "$java" $opts -Dpancake.root="$PANCAKE_ROOT" -cp "$cp" "$@"
 }

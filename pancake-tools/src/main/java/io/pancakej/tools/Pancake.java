@@ -1,6 +1,8 @@
 package io.pancakej.tools;
 
 import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.util.concurrent.Callable;
 
 import io.pancakej.bench.Audit;
@@ -74,7 +76,13 @@ public final class Pancake implements Callable<Integer> {
       if (sb.length() > 0) {
         sb.append(": ");
       }
-      sb.append(t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName());
+      if (t instanceof NoSuchFileException) {
+        sb.append("no such file: ").append(t.getMessage());
+      } else if (t instanceof AccessDeniedException) {
+        sb.append("permission denied: ").append(t.getMessage());
+      } else {
+        sb.append(t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName());
+      }
       if (t.getCause() == t) {
         break;
       }
