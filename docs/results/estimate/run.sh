@@ -12,7 +12,7 @@ for scheme in pancake encrypted; do
   rm -rf $OUT/$scheme; mkdir -p $OUT/$scheme; cd $OUT/$scheme
   $P/bin/ycsb load $scheme -P $P/workloads/workloadc -p recordcount=$R -threads $T -p pancake.trace.file=$OUT/$scheme/load.trace > load.out 2> load.err
   $P/bin/ycsb run $scheme -P $P/workloads/workloadc -p recordcount=$R -p operationcount=$OPS -threads $T -p pancake.trace.file=$OUT/$scheme/run.trace > run.out 2> run.err
-  grep -h "estimate\|Throughput" load.err run.err run.out || true
+  grep -h "^\[pancake\] estimate\|Throughput" load.err run.err run.out || true   # not the echoed java command line
   $P/bin/audit --transcript $OUT/$scheme/run.trace --distribution $OUT/workloadc.dist --scheme $scheme --state-dir $OUT/$scheme/data/$scheme/state --chunk 100000 > audit.txt
   cat audit.txt
   cd $OUT
@@ -21,6 +21,6 @@ done
 rm -rf $OUT/spare; mkdir -p $OUT/spare; cd $OUT/spare
 $P/bin/ycsb load pancake -P $P/workloads/workloadc -p recordcount=$R -p pancake.capacity=$((2*R)) -threads $T > load.out 2> load.err
 $P/bin/ycsb run pancake -P $P/workloads/workloadc -p recordcount=$R -p pancake.capacity=$((2*R)) -p operationcount=$OPS -threads $T -p pancake.trace.file=$OUT/spare/run.trace > run.out 2> run.err
-grep -h "estimate" load.err run.err || true
+grep -h "^\[pancake\] estimate" load.err run.err || true
 $P/bin/audit --transcript $OUT/spare/run.trace --distribution $OUT/workloadc.dist --scheme pancake --state-dir $OUT/spare/data/pancake/state --chunk 100000 > audit.txt
 cat audit.txt

@@ -4,49 +4,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What a user sees on bad input: a clear message naming what to change, never a hang. */
+/**
+ * What a user sees on bad input: a clear message naming what to change, never a hang. The
+ * launcher's own usage errors ({@code bin/ycsb}) are tested in pancake-tools ({@code YcsbTest}).
+ */
 class YcsbBadInputTest {
-  private static final Path LAUNCHER = Path.of(System.getProperty("user.dir")).resolveSibling("bin").resolve("ycsb");
-
   private static Map<String, String> small(String store) {
     Map<String, String> p = new LinkedHashMap<>();
     p.put("recordcount", "20");
     p.put("operationcount", "20");
     p.put("pancake.store", store);
     return p;
-  }
-
-  private static String runLauncher(int expectedExit, String... args) throws Exception {
-    String[] cmd = new String[args.length + 1];
-    cmd[0] = LAUNCHER.toString();
-    System.arraycopy(args, 0, cmd, 1, args.length);
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    assertTrue(p.waitFor(30, TimeUnit.SECONDS), "launcher finished");
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertEquals(expectedExit, p.exitValue(), out);
-    return out;
-  }
-
-  @Test
-  void launcher_rejectsUnknownBinding_withUsage() throws Exception {
-    String out = runLauncher(2, "load", "nosuch", "-P", "workloads/workloada");
-    assertTrue(out.contains("unknown binding 'nosuch'"), out);
-    assertTrue(out.contains("usage: bin/ycsb load|run <binding>"), out);
-  }
-
-  @Test
-  void launcher_rejectsUnknownCommand_andNoArguments_withUsage() throws Exception {
-    assertTrue(runLauncher(2, "frobnicate", "insecure").contains("unknown command 'frobnicate'"));
-    assertTrue(runLauncher(2).contains("usage:"));
   }
 
   @Test

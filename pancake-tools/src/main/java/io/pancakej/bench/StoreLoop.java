@@ -1,5 +1,6 @@
 package io.pancakej.bench;
 
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -14,7 +15,7 @@ import io.pancakej.store.Stores;
  * proxy, crypto or YCSB work at all (so an upper bound for any scheme with that pattern).
  *
  * <pre>
- * java -cp &lt;test classpath&gt; io.pancakej.bench.StoreLoop &lt;threads&gt; &lt;requests&gt; &lt;batch&gt; &lt;keys&gt; [name=value...]
+ * java -cp &lt;pancake-tools classpath&gt; io.pancakej.bench.StoreLoop &lt;threads&gt; &lt;requests&gt; &lt;batch&gt; &lt;keys&gt; [name=value...]
  * </pre>
  *
  * One request is a multi-get of {@code batch} uniformly random keys out of {@code keys} and, if
@@ -42,7 +43,18 @@ public final class StoreLoop {
       String[] kv = args[i].split("=", 2);
       p.setProperty(kv[0], kv[1]);
     }
+    run(threads, requests, batch, keyCount, p, System.out);
+  }
+
+  /**
+   * Loads {@code keyCount} keys into the store {@code p} opens, runs three rounds of
+   * {@code requests} requests on {@code threads} threads, prints one line per round to
+   * {@code out} and returns the last round's requests/s.
+   */
+  public static double run(int threads, int requests, int batch, int keyCount, Properties p, PrintStream out)
+      throws InterruptedException {
     byte[] value = new byte[VALUE_BYTES];
+    double rate = 0;
     try (KvStore store = Stores.open(p)) {
       for (int from = 0; from < keyCount; from += 1000) {
         List<byte[]> keys = new ArrayList<>();
@@ -82,10 +94,12 @@ public final class StoreLoop {
           th.join();
         }
         double s = (System.nanoTime() - start) / 1e9;
-        System.out.printf("%s round %d: %s per request, %d keys, %d threads: %.0f requests/s%n",
-            store.describe(), round, pattern, keyCount, threads, done.get() / s);
+        rate = done.get() / s;
+        out.printf("%s round %d: %s per request, %d keys, %d threads: %.0f requests/s%n",
+            store.describe(), round, pattern, keyCount, threads, rate);
       }
     }
+    return rate;
   }
 
   private static byte[] key(int k) {

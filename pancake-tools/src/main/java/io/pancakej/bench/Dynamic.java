@@ -49,7 +49,8 @@ import picocli.CommandLine.Option;
 @Command(name = "bench-dynamic", mixinStandardHelpOptions = true,
     description = "Change detection and replica swapping on the memory store (paper Fig. 6).")
 public final class Dynamic implements Callable<Integer> {
-  @Option(names = "--out", defaultValue = "docs/results/dynamic", description = "output directory (default ${DEFAULT-VALUE})")
+  @Option(names = "--out", defaultValue = "target/bench-dynamic",
+      description = "output directory, relative to the project root (default ${DEFAULT-VALUE}, scratch)")
   Path out;
   @Option(names = "--parts", split = ",", defaultValue = "a,b,c,control", description = "a,b,c,control")
   List<String> parts;

@@ -20,6 +20,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import io.pancakej.distribution.DistributionFile;
+import io.pancakej.testing.RedisServerFixture;
+import io.pancakej.ycsb.Bindings;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,18 +38,14 @@ import redis.clients.jedis.Jedis;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Runs YCSB workloads for insecure, encrypted, pancake and pathoram side by side; "
         + "writes a table, a CSV and charts.")
-public final class Bench implements Callable<Integer> {
-  static final Map<String, String> BINDINGS = Map.of(
-      "insecure", "io.pancakej.ycsb.InsecureBinding",
-      "encrypted", "io.pancakej.ycsb.EncryptedBinding",
-      "pancake", "io.pancakej.ycsb.PancakeBinding",
-      "pathoram", "io.pancakej.ycsb.PathOramBinding");
+public class Bench implements Callable<Integer> {
+  static final Map<String, String> BINDINGS = Bindings.BY_SCHEME;
 
   @Option(names = "--store", defaultValue = "rocksdb", description = "rocksdb (embedded, default) or redis")
   String store;
   @Option(names = "--redis-host", defaultValue = "127.0.0.1", description = "Redis host (with --redis-port)")
   String redisHost;
-  @Option(names = "--redis-port", description = "an existing Redis server's port; default: start a private one (bin/redis-local)")
+  @Option(names = "--redis-port", description = "an existing Redis server's port; default: start a private one (as bin/pancake redis)")
   Integer redisPort;
   @Option(names = "--records", defaultValue = "10000", description = "YCSB recordcount (default ${DEFAULT-VALUE})")
   int records;
@@ -63,7 +61,9 @@ public final class Bench implements Callable<Integer> {
   List<String> schemes;
   @Option(names = "--workloads", split = ",", defaultValue = "a,c", description = "workloads/workload<x> files (default ${DEFAULT-VALUE})")
   List<String> workloads;
-  @Option(names = "--out", defaultValue = "docs/results", description = "where results go (default ${DEFAULT-VALUE})")
+  @Option(names = "--out", defaultValue = "target/bench",
+      description = "where results go, relative to the project root (default ${DEFAULT-VALUE}, scratch; "
+          + "name docs/results/... only to publish)")
   Path out;
   @Option(names = "--work", defaultValue = "data/bench", description = "scratch data, YCSB outputs (default ${DEFAULT-VALUE})")
   Path work;
@@ -88,7 +88,7 @@ public final class Bench implements Callable<Integer> {
 
   private final PrintStream log = System.err;
   private final Path root = Path.of(System.getProperty("pancake.root", ".")).toAbsolutePath().normalize();
-  private String redisPid;
+  private RedisServerFixture redis;
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new Bench()).execute(args));
@@ -383,29 +383,21 @@ public final class Bench implements Callable<Integer> {
     }
   }
 
-  private void startRedis() throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(root.resolve("bin/redis-local").toString(), "start")
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    String line = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    if (p.waitFor() != 0 || line.isEmpty()) {
-      throw new IllegalStateException("bin/redis-local start failed");
-    }
-    String[] parts = line.split("\\s+");
-    redisPort = Integer.parseInt(parts[0]);
-    redisPid = parts[1];
-    redisHost = "127.0.0.1";
-    log.println("bench: started redis-server on 127.0.0.1:" + redisPort + " (pid " + redisPid + ")");
+  private void startRedis() {
+    redis = new RedisServerFixture();
+    redisPort = redis.port();
+    redisHost = redis.host();
+    log.println("bench: started redis-server on " + redis.address());
   }
 
-  private void stopRedis() throws IOException, InterruptedException {
-    if (redisPid != null) {
-      new ProcessBuilder(root.resolve("bin/redis-local").toString(), "stop", redisPid)
-          .inheritIO().start().waitFor();
-      redisPid = null;
+  private void stopRedis() {
+    if (redis != null) {
+      redis.close();
+      redis = null;
     }
   }
 
-  static void deleteTree(Path dir) throws IOException {
+  public static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

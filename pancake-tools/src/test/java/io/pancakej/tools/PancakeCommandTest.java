@@ -1,0 +1,127 @@
+package io.pancakej.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine;
+
+/** The command surface of {@code bin/pancake}: help, exit codes, shared flags, scratch defaults. */
+class PancakeCommandTest {
+  static final List<String> SUBCOMMANDS = List.of("ycsb", "bench", "compare", "bench-dynamic", "audit",
+      "distribution", "store-bound", "redis", "profile", "profile-summary", "bench-proxy");
+
+  @Test
+  void help_exitsZero_andListsEverySubcommand() {
+    Cli.Run r = Cli.run("--help");
+    assertEquals(0, r.exitCode(), r.toString());
+    for (String s : SUBCOMMANDS) {
+      assertTrue(r.out().contains("\n  " + s + " "), s + " listed\n" + r);
+    }
+  }
+
+  @Test
+  void everySubcommandsHelp_exitsZero_withItsUsage() {
+    for (String s : SUBCOMMANDS) {
+      Cli.Run r = Cli.run(s, "--help");
+      assertEquals(0, r.exitCode(), s + "\n" + r);
+      assertTrue(r.out().contains("Usage: pancake " + s), s + "\n" + r);
+    }
+    Cli.Run flush = Cli.run("redis", "flush", "--help");
+    assertEquals(0, flush.exitCode(), flush.toString());
+    assertTrue(flush.out().contains("--redis-port"), flush.toString());
+  }
+
+  @Test
+  void usageErrors_exitTwo_withAMessage() {
+    assertEquals(2, Cli.run().exitCode(), "no subcommand");
+    Cli.Run unknown = Cli.run("frobnicate");
+    assertEquals(2, unknown.exitCode(), unknown.toString());
+    assertTrue(unknown.err().contains("frobnicate"), unknown.toString());
+    Cli.Run badOption = Cli.run("bench", "--no-such-option");
+    assertEquals(2, badOption.exitCode(), badOption.toString());
+    assertTrue(badOption.err().contains("--no-such-option"), badOption.toString());
+    Cli.Run badScheme = Cli.run("bench", "--schemes", "insecure,nosuch");
+    assertEquals(2, badScheme.exitCode(), badScheme.toString());
+    assertTrue(badScheme.err().contains("unknown scheme nosuch"), badScheme.toString());
+    Cli.Run badStore = Cli.run("compare", "--store", "cassandra");
+    assertEquals(2, badStore.exitCode(), badStore.toString());
+    assertTrue(badStore.err().contains("--store must be rocksdb or redis"), badStore.toString());
+    Cli.Run missing = Cli.run("redis", "flush");
+    assertEquals(2, missing.exitCode(), missing.toString());
+    assertTrue(missing.err().contains("--redis-port"), missing.toString());
+  }
+
+  @Test
+  void failures_exitOne_withOneLineSayingWhy(@TempDir Path dir) {
+    Cli.Run r = Cli.run("audit", "--scheme", "insecure", "--transcript", dir.resolve("none.trace").toString(),
+        "--distribution", dir.resolve("none.tsv").toString());
+    assertEquals(1, r.exitCode(), r.toString());
+    assertTrue(r.err().startsWith("pancake audit: "), r.toString());
+    assertTrue(r.err().contains("no such file: " + dir.resolve("none.tsv")), r.toString());
+    assertFalse(r.err().contains("\tat "), "no stack trace\n" + r);
+  }
+
+  @Test
+  void sharedFlags_haveTheSameNamesAndListSyntax_everywhere() {
+    CommandLine cl = Pancake.commandLine();
+    for (String s : List.of("bench", "compare")) {
+      var spec = cl.getSubcommands().get(s).getCommandSpec();
+      for (String o : List.of("--store", "--redis-host", "--redis-port", "--records", "--ops", "--threads",
+          "--schemes", "--workloads", "--out", "-p")) {
+        assertTrue(spec.findOption(o) != null, s + " has " + o);
+      }
+      assertEquals(",", spec.findOption("--schemes").splitRegex(), s + " --schemes is comma-separated");
+      assertEquals(",", spec.findOption("--workloads").splitRegex(), s + " --workloads is comma-separated");
+    }
+    var storeBound = cl.getSubcommands().get("store-bound").getCommandSpec();
+    for (String o : List.of("--store", "--records", "--threads")) {
+      assertTrue(storeBound.findOption(o) != null, "store-bound has " + o);
+    }
+    var flush = cl.getSubcommands().get("redis").getSubcommands().get("flush").getCommandSpec();
+    assertTrue(flush.findOption("--redis-port") != null && flush.findOption("--redis-host") != null);
+  }
+
+  @Test
+  void outputDefaults_areScratchDirectories_neverDocsResults() {
+    CommandLine cl = Pancake.commandLine();
+    for (String s : List.of("bench", "compare", "bench-dynamic")) {
+      String out = cl.getSubcommands().get(s).getCommandSpec().findOption("--out").defaultValue();
+      assertTrue(out.startsWith("target/"), s + " --out defaults to " + out);
+    }
+  }
+
+  @Test
+  void compare_printsOneTable_andWritesToTheScratchDirectory_whenNoOutIsGiven(@TempDir Path root) throws Exception {
+    Path workloads = Files.createDirectories(root.resolve("workloads"));
+    Files.copy(Path.of(System.getProperty("user.dir")).resolveSibling("workloads").resolve("workloadc"),
+        workloads.resolve("workloadc"));
+    String old = System.getProperty("pancake.root");
+    System.setProperty("pancake.root", root.toString());
+    Cli.Run r;
+    try {
+      r = Cli.run("compare", "--schemes", "insecure", "--workloads", "c", "--records", "20", "--ops", "40",
+          "--threads", "1", "--work", root.resolve("work").toString());
+    } finally {
+      if (old == null) {
+        System.clearProperty("pancake.root");
+      } else {
+        System.setProperty("pancake.root", old);
+      }
+    }
+    assertEquals(0, r.exitCode(), r.toString());
+    assertTrue(Files.isRegularFile(root.resolve("target/bench/results.csv")), r.toString());
+    assertTrue(Files.isRegularFile(root.resolve("target/bench/results.md")), r.toString());
+    assertFalse(Files.exists(root.resolve("docs")), "nothing under docs/");
+    assertTrue(r.out().contains("x insec."), r.toString());
+    assertTrue(r.out().lines().anyMatch(l -> l.startsWith("insecure   c ") && l.contains(" 1.000 ")), r.toString());
+    assertTrue(r.err().contains("bench: [1/1] workload C, insecure: load 20 records..."), "progress\n" + r);
+  }
+}
