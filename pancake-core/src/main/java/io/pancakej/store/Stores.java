@@ -63,6 +63,7 @@ public final class Stores {
     String name = props.getProperty(STORE_PROPERTY, DEFAULT_STORE).trim().toLowerCase(Locale.ROOT);
     switch (name) {
       case "rocksdb":
+        requireLibrary(name, "org.rocksdb.RocksDB", "org.rocksdb:rocksdbjni");
         return RocksDbStore.open(Path.of(props.getProperty(ROCKSDB_DIR_PROPERTY, DEFAULT_ROCKSDB_DIR).trim()),
             new RocksDbStore.Tuning(
                 intProperty(props, RocksDbStore.CACHE_MB_PROPERTY, RocksDbStore.DEFAULT_CACHE_MB),
@@ -70,8 +71,10 @@ public final class Stores {
                 booleanProperty(props, RocksDbStore.IN_PLACE_PROPERTY, true),
                 intProperty(props, RocksDbStore.FLUSH_AFTER_MB_PROPERTY, RocksDbStore.DEFAULT_FLUSH_AFTER_MB)));
       case "redis":
+        requireLibrary(name, "redis.clients.jedis.Jedis", "redis.clients:jedis");
         return RedisStore.open(props);
       case "redis-cluster":
+        requireLibrary(name, "redis.clients.jedis.JedisCluster", "redis.clients:jedis");
         return RedisClusterStore.open(props);
       case "memory":
         return new MemoryStore();
@@ -79,6 +82,39 @@ public final class Stores {
         throw new ConfigException("unknown store '" + name + "' in property " + STORE_PROPERTY
             + "; expected one of " + NAMES);
     }
+  }
+
+  /**
+   * Fails with a {@link ConfigException} naming the artifact to add when the library a backend
+   * runs on is not on the classpath: rocksdbjni and jedis are optional dependencies of
+   * pancake-core, which an application declares for the store it uses. Checked before the
+   * backend's class is first used, which would otherwise fail with a bare
+   * {@link NoClassDefFoundError}.
+   */
+  static void requireLibrary(String store, String className, String artifact) {
+    try {
+      Class.forName(className, false, Stores.class.getClassLoader());
+    } catch (ClassNotFoundException | LinkageError e) {
+      String version = backendVersions().getProperty(artifact, "");
+      String coordinates = artifact + (version.isEmpty() || version.startsWith("$") ? "" : ":" + version);
+      throw new ConfigException(STORE_PROPERTY + "=" + store + " needs " + artifact + " on the classpath; add the"
+          + " dependency " + coordinates + " to the application (pancake-core declares it optional, so that an"
+          + " application does not pull the libraries of stores it does not use), or choose another store in "
+          + STORE_PROPERTY + ": " + NAMES, e);
+    }
+  }
+
+  /** The versions of the optional backend libraries this build was made with (empty if unknown). */
+  private static Properties backendVersions() {
+    Properties versions = new Properties();
+    try (var in = Stores.class.getResourceAsStream("backends.properties")) {
+      if (in != null) {
+        versions.load(in);
+      }
+    } catch (java.io.IOException e) {
+      // only the version is missing from the message then
+    }
+    return versions;
   }
 
   /**
