@@ -46,7 +46,7 @@ public final class PancakeConfig {
   public static final double DEFAULT_PACER_RATE = 100.0;
   /**
    * Minimum background batches per second while replicas are being swapped: real accesses are
-   * rarer then (delta' < 1/2), so swaps and queued requests are carried mostly by batches.
+   * rarer then ({@code delta' < 1/2}), so swaps and queued requests are carried mostly by batches.
    */
   public static final String PACER_SWAP_RATE_PROPERTY = "pancake.pacer.swap.rate";
   public static final double DEFAULT_PACER_SWAP_RATE = 1000.0;
@@ -63,7 +63,7 @@ public final class PancakeConfig {
   /** Accesses in the change detector's first window; windows double up to {@value #WINDOW_PROPERTY}. */
   public static final String FIRST_WINDOW_PROPERTY = "pancake.window.first";
   public static final int DEFAULT_FIRST_WINDOW = 10_000;
-  /** Confidence of the Kolmogorov-Smirnov change test; a change is declared when p < 1 - confidence. */
+  /** Confidence of the Kolmogorov-Smirnov change test; a change is declared when {@code p < 1 - confidence}. */
   public static final String CONFIDENCE_PROPERTY = "pancake.detect.confidence";
   public static final double DEFAULT_CONFIDENCE = 0.95;
   /** Write-ahead log policy: {@code write} (default, survives a killed process), {@code fsync}, {@code off}. */
