@@ -7,6 +7,7 @@ import java.util.Properties;
 
 import io.pancakej.crypto.EpochAead;
 import io.pancakej.distribution.DistributionFile;
+import io.pancakej.state.StateDirectory;
 import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
@@ -330,12 +331,18 @@ public final class PancakeConfig {
     return confidence;
   }
 
-  /** Opens the configured store: the one given to the builder, else by name from properties. */
+  /**
+   * Opens the configured store: the one given to the builder, else by name from properties. A
+   * {@code memory} store from properties is refused when the state directory already holds a
+   * state ({@link Stores#checkStoreOutlivesState}): its data did not outlive the earlier process.
+   */
   public KvStore openStore() {
     if (store != null) {
       return store;
     }
-    return Stores.open(storeProperties != null ? storeProperties : new Properties());
+    Properties props = storeProperties != null ? storeProperties : new Properties();
+    Stores.checkStoreOutlivesState(props, stateDir, StateDirectory.exists(stateDir));
+    return Stores.open(props);
   }
 
   @Override

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Properties;
 
 import io.pancakej.ConfigException;
+import io.pancakej.StateException;
 
 /**
  * Opens a {@link KvStore} by name from properties. Property names follow YCSB's stock bindings
@@ -59,8 +60,34 @@ public final class Stores {
     return store;
   }
 
+  /** The backend {@value #STORE_PROPERTY} names, normalized (not checked). */
+  private static String storeName(Properties props) {
+    return props.getProperty(STORE_PROPERTY, DEFAULT_STORE).trim().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Refuses, at open, to reopen a state that an earlier process left in {@code stateDir} over the
+   * {@code memory} store the properties select. That store is new and empty in every process (its
+   * data lives in this JVM only) while a state directory outlives the process, so the second run
+   * of a program would find its state but not its data. Schemes with a state directory call this
+   * before they open the store from properties.
+   *
+   * @param stateExists whether {@code stateDir} holds a saved state (as the scheme defines one)
+   * @throws StateException if the store is {@code memory} and the state exists
+   */
+  public static void checkStoreOutlivesState(Properties props, Path stateDir, boolean stateExists) {
+    if (stateExists && "memory".equals(storeName(props))) {
+      throw new StateException(STORE_PROPERTY + "=memory keeps its data in this process only (it is for tests and"
+          + " single-process runs), but state directory " + stateDir.toAbsolutePath() + " already holds a state"
+          + " from an earlier process, whose data went with that process: the state cannot be reopened over a"
+          + " new, empty memory store. Use a store that outlives the process (" + STORE_PROPERTY + "=rocksdb,"
+          + " the default, or redis), or give each run a new state directory (delete " + stateDir.toAbsolutePath()
+          + " to start over)");
+    }
+  }
+
   private static KvStore openRaw(Properties props) {
-    String name = props.getProperty(STORE_PROPERTY, DEFAULT_STORE).trim().toLowerCase(Locale.ROOT);
+    String name = storeName(props);
     switch (name) {
       case "rocksdb":
         requireLibrary(name, "org.rocksdb.RocksDB", "org.rocksdb:rocksdbjni");

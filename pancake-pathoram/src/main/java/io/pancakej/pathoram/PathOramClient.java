@@ -249,6 +249,7 @@ public final class PathOramClient implements KvClient {
         throw new ConfigException("property " + SEED_PROPERTY + " must be an integer, got '" + seed + "'", e);
       }
     }
+    Stores.checkStoreOutlivesState(props, b.stateDir, Files.exists(StateFile.file(b.stateDir)));
     return b.store(Stores.open(props)).build();
   }
 
