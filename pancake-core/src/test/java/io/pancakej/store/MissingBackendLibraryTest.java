@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.Callable;
 import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
@@ -22,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.pancakej.KvClient;
 import io.pancakej.PancakeClient;
 import io.pancakej.PancakeConfig;
+import io.pancakej.testing.RedisServerFixture;
 
 /**
  * rocksdbjni and jedis are optional dependencies of pancake-core: an application without them
@@ -121,29 +121,50 @@ class MissingBackendLibraryTest {
     assertEquals(null, openStore(List.of("redis.clients."), p), "RocksDB needs no jedis");
   }
 
-  /** A whole PANCAKE round trip on the memory store, run inside the hiding loader. */
-  public static final class MemoryOnlyApp implements Function<Path, String> {
+  /** A whole PANCAKE round trip, configured from properties; run inside a hiding loader. */
+  public static final class App implements Function<Properties, String> {
     @Override
-    public String apply(Path stateDir) {
-      Properties props = new Properties();
-      props.setProperty(Stores.STORE_PROPERTY, "memory");
-      PancakeConfig config = PancakeConfig.builder().stateDir(stateDir).capacity(16).valueSize(16).keySize(16)
-          .storeProperties(props).build();
-      try (PancakeClient client = PancakeClient.open(config)) {
+    public String apply(Properties props) {
+      try (PancakeClient client = PancakeClient.open(PancakeConfig.fromProperties(props))) {
         client.put(KvClient.utf8("k"), KvClient.utf8("v"));
         return new String(client.get(KvClient.utf8("k")).orElseThrow(), StandardCharsets.UTF_8);
       }
     }
   }
 
+  /** Runs {@link App} in a loader that hides {@code hidden}, checking first that it does hide them. */
+  @SuppressWarnings("unchecked")
+  private static String runApp(List<String> hidden, Properties props) throws Exception {
+    ClassLoader loader = new HidingLoader(hidden);
+    for (String prefix : hidden) {
+      String probe = prefix.startsWith("org.rocksdb") ? "org.rocksdb.RocksDB" : "redis.clients.jedis.Jedis";
+      assertThrows(ClassNotFoundException.class, () -> Class.forName(probe, false, loader), probe);
+    }
+    Class<?> app = Class.forName(App.class.getName(), true, loader);
+    return ((Function<Properties, String>) app.getConstructor().newInstance()).apply(props);
+  }
+
+  private Properties pancake(Properties store) {
+    Properties p = new Properties();
+    p.putAll(store);
+    p.setProperty(PancakeConfig.STATE_DIR_PROPERTY, dir.resolve("state").toString());
+    p.setProperty(PancakeConfig.CAPACITY_PROPERTY, "16");
+    p.setProperty(PancakeConfig.VALUE_SIZE_PROPERTY, "16");
+    p.setProperty(PancakeConfig.KEY_SIZE_PROPERTY, "16");
+    return p;
+  }
+
   @Test
   void aPancakeClient_runsWithNeitherBackendLibrary_onTheMemoryStore() throws Exception {
-    Class<?> app = Class.forName(MemoryOnlyApp.class.getName(), true,
-        new HidingLoader(List.of("org.rocksdb.", "redis.clients.")));
-    @SuppressWarnings("unchecked")
-    Function<Path, String> run = (Function<Path, String>) app.getConstructor().newInstance();
-    assertEquals("v", run.apply(dir.resolve("state")));
-    assertThrows(ClassNotFoundException.class, () -> Class.forName("org.rocksdb.RocksDB", false,
-        app.getClassLoader()), "the loader does hide the library");
+    assertEquals("v", runApp(List.of("org.rocksdb.", "redis.clients."), pancake(store("memory"))));
+  }
+
+  @Test
+  void aRedisOnlyApplication_runsWithoutRocksdbjni() throws Exception {
+    try (RedisServerFixture redis = new RedisServerFixture()) {
+      Properties p = pancake(redis.properties());
+      p.setProperty(Stores.STORE_PROPERTY, "redis");
+      assertEquals("v", runApp(List.of("org.rocksdb."), p));
+    }
   }
 }
