@@ -10,7 +10,7 @@ PANCAKE_CP_FILE="$PANCAKE_TARGET/tools.classpath"
 PANCAKE_PROG="${PANCAKE_PROG:-bin/$(basename "$0")}"
 
 pancake_jar() {
-  ls "$PANCAKE_TARGET"/pancake-tools-*.jar 2>/dev/null | grep -v -e '-tests\.jar$' -e '-sources\.jar$' | head -n 1 || true
+  ls "$PANCAKE_TARGET"/pancake-tools-*.jar 2>/dev/null | grep -v -e '-tests\.jar$' -e '-sources\.jar$' -e '-javadoc\.jar$' | head -n 1 || true
 }
 
 # Prints the first source file or pom newer than $1 (nothing if the build is current). pancake-core's
@@ -65,5 +65,6 @@ pancake_exec() {
     java="$JAVA_HOME/bin/java"
   fi
   # shellcheck disable=SC2086
-  exec "$java" $opts -Dpancake.root="$PANCAKE_ROOT" -cp "$cp" "$@"
+  # library INFO lines (System.Logger -> java.util.logging) one line each on stderr
+  exec "$java" '-Djava.util.logging.SimpleFormatter.format=[%4$s] %5$s%6$s%n' $opts -Dpancake.root="$PANCAKE_ROOT" -cp "$cp" "$@"
 }

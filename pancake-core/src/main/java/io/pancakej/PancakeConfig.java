@@ -7,6 +7,7 @@ import java.util.Properties;
 
 import io.pancakej.crypto.EpochAead;
 import io.pancakej.distribution.DistributionFile;
+import io.pancakej.state.StateDirectory;
 import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
@@ -71,7 +72,7 @@ public final class PancakeConfig {
   /** Accesses in the change detector's first window; windows double up to {@value #WINDOW_PROPERTY}. */
   public static final String FIRST_WINDOW_PROPERTY = "pancake.window.first";
   public static final int DEFAULT_FIRST_WINDOW = 10_000;
-  /** Confidence of the Kolmogorov-Smirnov change test; a change is declared when p < 1 - confidence. */
+  /** Confidence of the Kolmogorov-Smirnov change test; a change is declared when {@code p < 1 - confidence}. */
   public static final String CONFIDENCE_PROPERTY = "pancake.detect.confidence";
   public static final double DEFAULT_CONFIDENCE = 0.95;
   /** Write-ahead log policy: {@code write} (default, survives a killed process), {@code fsync}, {@code off}. */
@@ -336,12 +337,18 @@ public final class PancakeConfig {
     return confidence;
   }
 
-  /** Opens the configured store: the one given to the builder, else by name from properties. */
+  /**
+   * Opens the configured store: the one given to the builder, else by name from properties. A
+   * {@code memory} store from properties is refused when the state directory already holds a
+   * state ({@link Stores#checkStoreOutlivesState}): its data did not outlive the earlier process.
+   */
   public KvStore openStore() {
     if (store != null) {
       return store;
     }
-    return Stores.open(storeProperties != null ? storeProperties : new Properties());
+    Properties props = storeProperties != null ? storeProperties : new Properties();
+    Stores.checkStoreOutlivesState(props, stateDir, StateDirectory.exists(stateDir));
+    return Stores.open(props);
   }
 
   @Override

@@ -2,7 +2,6 @@ package io.pancakej.store;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,7 +26,7 @@ import io.pancakej.StoreException;
  * with the store's error (nothing is retried here: against a hung server a retry would only double
  * the time to fail; a store retries what it can, as {@link RedisStore} does for reads).
  */
-public final class CombiningStore implements KvStore {
+public final class CombiningStore extends ForwardingStore {
   /** Most keys sent in one grouped call. */
   public static final int DEFAULT_MAX_KEYS = 512;
 
@@ -40,21 +39,22 @@ public final class CombiningStore implements KvStore {
    */
   static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
 
-  private final KvStore delegate;
   private final int maxKeys;
   private final ConcurrentLinkedQueue<Call> pending = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean leader = new AtomicBoolean();
   private final LongAdder parks = new LongAdder();
 
+  /** Groups calls on {@code delegate}, at most {@value #DEFAULT_MAX_KEYS} keys per grouped call. */
   public CombiningStore(KvStore delegate) {
     this(delegate, DEFAULT_MAX_KEYS);
   }
 
+  /** Groups calls on {@code delegate}, at most {@code maxKeys} keys per grouped call (a larger call goes alone). */
   public CombiningStore(KvStore delegate, int maxKeys) {
+    super(delegate);
     if (maxKeys < 1) {
-      throw new IllegalArgumentException("maxKeys must be positive");
+      throw new IllegalArgumentException("maxKeys must be positive, got " + maxKeys);
     }
-    this.delegate = delegate;
     this.maxKeys = maxKeys;
   }
 
@@ -75,39 +75,28 @@ public final class CombiningStore implements KvStore {
     call(new Call(keys, values));
   }
 
+  /** Its puts and its gets join groups as a {@link #multiPut} and a {@link #multiGet} would. */
   @Override
-  public void multiDelete(List<byte[]> keys) {
-    delegate.multiDelete(keys);
+  public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    return standardMultiPutGet(putKeys, putValues, getKeys);
   }
 
+  /** Joins a group as a one-element {@link #multiGet}. */
   @Override
-  public boolean isEmbedded() {
-    return delegate.isEmbedded();
+  public byte[] get(byte[] key) {
+    return standardGet(key);
   }
 
+  /** Joins a group as a one-element {@link #multiPut}. */
   @Override
-  public boolean isEmpty() {
-    return delegate.isEmpty();
-  }
-
-  @Override
-  public String describe() {
-    return delegate.describe();
-  }
-
-  @Override
-  public Optional<Storage> storage() {
-    return delegate.storage();
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
+  public void put(byte[] key, byte[] value) {
+    standardPut(key, value);
   }
 
   /** The wrapped store. */
+  @Override
   public KvStore delegate() {
-    return delegate;
+    return super.delegate();
   }
 
   /** A queued multi-get ({@code values == null}) or multi-put. */
@@ -218,9 +207,9 @@ public final class CombiningStore implements KvStore {
       }
     }
     try {
-      List<byte[]> read = Stores.oneSided(delegate, putKeys, putValues, getKeys);
+      List<byte[]> read = Stores.oneSided(delegate(), putKeys, putValues, getKeys);
       if (read == null) {
-        read = delegate.multiPutGet(putKeys, putValues, getKeys);
+        read = delegate().multiPutGet(putKeys, putValues, getKeys);
       }
       int offset = 0;
       for (Call c : group) {

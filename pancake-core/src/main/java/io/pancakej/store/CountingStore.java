@@ -1,8 +1,6 @@
 package io.pancakej.store;
 
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -25,11 +23,12 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>{@code bytesWritten}: key length plus value length for every key written, and key length
  *       for every key deleted.</li>
  * </ul>
+ * {@link #isEmpty()}, {@link #storage()} and {@link #describe()} are forwarded uncounted: checks
+ * before a state is created and figures for reports, not data accesses.
  * Thread-safe: counters are {@link LongAdder}s, so a snapshot taken while other threads work is
  * not an atomic cut across counters.
  */
-public final class CountingStore implements KvStore {
-  private final KvStore delegate;
+public final class CountingStore extends ForwardingStore {
   private final LongAdder roundTrips = new LongAdder();
   private final LongAdder keysRead = new LongAdder();
   private final LongAdder keysWritten = new LongAdder();
@@ -38,7 +37,7 @@ public final class CountingStore implements KvStore {
   private final LongAdder bytesWritten = new LongAdder();
 
   public CountingStore(KvStore delegate) {
-    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    super(delegate);
   }
 
   /** The counts so far. */
@@ -73,13 +72,14 @@ public final class CountingStore implements KvStore {
   }
 
   /** The wrapped store. */
+  @Override
   public KvStore delegate() {
-    return delegate;
+    return super.delegate();
   }
 
   @Override
   public List<byte[]> multiGet(List<byte[]> keys) {
-    List<byte[]> values = delegate.multiGet(keys);
+    List<byte[]> values = delegate().multiGet(keys);
     if (!keys.isEmpty()) {
       roundTrips.increment();
       keysRead.add(keys.size());
@@ -90,7 +90,7 @@ public final class CountingStore implements KvStore {
 
   @Override
   public void multiPut(List<byte[]> keys, List<byte[]> values) {
-    delegate.multiPut(keys, values);
+    delegate().multiPut(keys, values);
     if (!keys.isEmpty()) {
       roundTrips.increment();
       keysWritten.add(keys.size());
@@ -100,7 +100,7 @@ public final class CountingStore implements KvStore {
 
   @Override
   public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-    List<byte[]> values = delegate.multiPutGet(putKeys, putValues, getKeys);
+    List<byte[]> values = delegate().multiPutGet(putKeys, putValues, getKeys);
     if (!putKeys.isEmpty() || !getKeys.isEmpty()) {
       roundTrips.increment();
       keysWritten.add(putKeys.size());
@@ -122,7 +122,7 @@ public final class CountingStore implements KvStore {
 
   @Override
   public void multiDelete(List<byte[]> keys) {
-    delegate.multiDelete(keys);
+    delegate().multiDelete(keys);
     if (!keys.isEmpty()) {
       long bytes = 0;
       for (byte[] k : keys) {
@@ -134,34 +134,20 @@ public final class CountingStore implements KvStore {
     }
   }
 
+  /** A one-element {@link #multiGet}, counted as one. */
   @Override
-  public boolean isEmbedded() {
-    return delegate.isEmbedded();
+  public byte[] get(byte[] key) {
+    return standardGet(key);
   }
 
-  /** Not counted, like {@link #storage()}: a check before a state is created, not a data access. */
+  /** A one-element {@link #multiPut}, counted as one. */
   @Override
-  public boolean isEmpty() {
-    return delegate.isEmpty();
-  }
-
-  @Override
-  public String describe() {
-    return delegate.describe();
-  }
-
-  @Override
-  public Optional<Storage> storage() {
-    return delegate.storage();
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
+  public void put(byte[] key, byte[] value) {
+    standardPut(key, value);
   }
 
   @Override
   public String toString() {
-    return "CountingStore[" + delegate.describe() + ", " + snapshot() + "]";
+    return "CountingStore[" + describe() + ", " + snapshot() + "]";
   }
 }

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.pancakej.StoreException;
@@ -17,54 +15,19 @@ import io.pancakej.StoreException;
  * {@code bytesRead}, {@code bytesWritten}, {@code storageEntries}, {@code storageBytes}
  * (-1 when the backend cannot tell). Storage is measured before the delegate closes.
  */
-final class StatsFileStore implements KvStore {
+final class StatsFileStore extends ForwardingStore {
   private final CountingStore counting;
   private final Path file;
   private final AtomicBoolean open = new AtomicBoolean(true);
 
   StatsFileStore(KvStore delegate, Path file) {
-    this.counting = new CountingStore(delegate);
+    this(new CountingStore(delegate), file);
+  }
+
+  private StatsFileStore(CountingStore counting, Path file) {
+    super(counting);
+    this.counting = counting;
     this.file = file.toAbsolutePath();
-  }
-
-  @Override
-  public List<byte[]> multiGet(List<byte[]> keys) {
-    return counting.multiGet(keys);
-  }
-
-  @Override
-  public void multiPut(List<byte[]> keys, List<byte[]> values) {
-    counting.multiPut(keys, values);
-  }
-
-  @Override
-  public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-    return counting.multiPutGet(putKeys, putValues, getKeys);
-  }
-
-  @Override
-  public void multiDelete(List<byte[]> keys) {
-    counting.multiDelete(keys);
-  }
-
-  @Override
-  public boolean isEmbedded() {
-    return counting.isEmbedded();
-  }
-
-  @Override
-  public boolean isEmpty() {
-    return counting.isEmpty();
-  }
-
-  @Override
-  public String describe() {
-    return counting.describe();
-  }
-
-  @Override
-  public Optional<Storage> storage() {
-    return counting.storage();
   }
 
   @Override

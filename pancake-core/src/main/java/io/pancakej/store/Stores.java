@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Properties;
 
 import io.pancakej.ConfigException;
+import io.pancakej.StateException;
 
 /**
  * Opens a {@link KvStore} by name from properties. Property names follow YCSB's stock bindings
@@ -59,10 +60,37 @@ public final class Stores {
     return store;
   }
 
+  /** The backend {@value #STORE_PROPERTY} names, normalized (not checked). */
+  private static String storeName(Properties props) {
+    return props.getProperty(STORE_PROPERTY, DEFAULT_STORE).trim().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Refuses, at open, to reopen a state that an earlier process left in {@code stateDir} over the
+   * {@code memory} store the properties select. That store is new and empty in every process (its
+   * data lives in this JVM only) while a state directory outlives the process, so the second run
+   * of a program would find its state but not its data. Schemes with a state directory call this
+   * before they open the store from properties.
+   *
+   * @param stateExists whether {@code stateDir} holds a saved state (as the scheme defines one)
+   * @throws StateException if the store is {@code memory} and the state exists
+   */
+  public static void checkStoreOutlivesState(Properties props, Path stateDir, boolean stateExists) {
+    if (stateExists && "memory".equals(storeName(props))) {
+      throw new StateException(STORE_PROPERTY + "=memory keeps its data in this process only (it is for tests and"
+          + " single-process runs), but state directory " + stateDir.toAbsolutePath() + " already holds a state"
+          + " from an earlier process, whose data went with that process: the state cannot be reopened over a"
+          + " new, empty memory store. Use a store that outlives the process (" + STORE_PROPERTY + "=rocksdb,"
+          + " the default, or redis), or give each run a new state directory (delete " + stateDir.toAbsolutePath()
+          + " to start over)");
+    }
+  }
+
   private static KvStore openRaw(Properties props) {
-    String name = props.getProperty(STORE_PROPERTY, DEFAULT_STORE).trim().toLowerCase(Locale.ROOT);
+    String name = storeName(props);
     switch (name) {
       case "rocksdb":
+        requireLibrary(name, "org.rocksdb.RocksDB", "org.rocksdb:rocksdbjni");
         return RocksDbStore.open(Path.of(props.getProperty(ROCKSDB_DIR_PROPERTY, DEFAULT_ROCKSDB_DIR).trim()),
             new RocksDbStore.Tuning(
                 intProperty(props, RocksDbStore.CACHE_MB_PROPERTY, RocksDbStore.DEFAULT_CACHE_MB),
@@ -70,8 +98,10 @@ public final class Stores {
                 booleanProperty(props, RocksDbStore.IN_PLACE_PROPERTY, true),
                 intProperty(props, RocksDbStore.FLUSH_AFTER_MB_PROPERTY, RocksDbStore.DEFAULT_FLUSH_AFTER_MB)));
       case "redis":
+        requireLibrary(name, "redis.clients.jedis.Jedis", "redis.clients:jedis");
         return RedisStore.open(props);
       case "redis-cluster":
+        requireLibrary(name, "redis.clients.jedis.JedisCluster", "redis.clients:jedis");
         return RedisClusterStore.open(props);
       case "memory":
         return new MemoryStore();
@@ -79,6 +109,39 @@ public final class Stores {
         throw new ConfigException("unknown store '" + name + "' in property " + STORE_PROPERTY
             + "; expected one of " + NAMES);
     }
+  }
+
+  /**
+   * Fails with a {@link ConfigException} naming the artifact to add when the library a backend
+   * runs on is not on the classpath: rocksdbjni and jedis are optional dependencies of
+   * pancake-core, which an application declares for the store it uses. Checked before the
+   * backend's class is first used, which would otherwise fail with a bare
+   * {@link NoClassDefFoundError}.
+   */
+  static void requireLibrary(String store, String className, String artifact) {
+    try {
+      Class.forName(className, false, Stores.class.getClassLoader());
+    } catch (ClassNotFoundException | LinkageError e) {
+      String version = backendVersions().getProperty(artifact, "");
+      String coordinates = artifact + (version.isEmpty() || version.startsWith("$") ? "" : ":" + version);
+      throw new ConfigException(STORE_PROPERTY + "=" + store + " needs " + artifact + " on the classpath; add the"
+          + " dependency " + coordinates + " to the application (pancake-core declares it optional, so that an"
+          + " application does not pull the libraries of stores it does not use), or choose another store in "
+          + STORE_PROPERTY + ": " + NAMES, e);
+    }
+  }
+
+  /** The versions of the optional backend libraries this build was made with (empty if unknown). */
+  private static Properties backendVersions() {
+    Properties versions = new Properties();
+    try (var in = Stores.class.getResourceAsStream("backends.properties")) {
+      if (in != null) {
+        versions.load(in);
+      }
+    } catch (java.io.IOException e) {
+      // only the version is missing from the message then
+    }
+    return versions;
   }
 
   /**

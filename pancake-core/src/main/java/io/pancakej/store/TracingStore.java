@@ -10,7 +10,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.Optional;
 
 import io.pancakej.StoreException;
 
@@ -21,18 +20,19 @@ import io.pancakej.StoreException;
  * for each delete. {@code <ns>} is when the call was issued, in monotonic nanoseconds since this
  * process opened the trace, the same on every line of one call; one call is one round trip as the
  * store sees it (the proxy groups batches above this layer). Lines of one call are contiguous; the
- * audit reads this file.
+ * audit reads this file. {@link #isEmpty()} and {@link #storage()} are not traced: they read no
+ * label (one {@code DBSIZE} or seek before a state is created; a figure for reports).
  */
-public final class TracingStore implements KvStore {
+public final class TracingStore extends ForwardingStore {
   private static final HexFormat HEX = HexFormat.of();
-  private final KvStore delegate;
   private final Path file;
   private final BufferedWriter out;
   private final AtomicBoolean open = new AtomicBoolean(true);
   private final long startNanos = System.nanoTime();
 
+  /** Traces {@code delegate} into {@code file} (appended to; created with its directories if absent). */
   public TracingStore(KvStore delegate, Path file) {
-    this.delegate = delegate;
+    super(delegate);
     this.file = file.toAbsolutePath();
     try {
       Path parent = this.file.getParent();
@@ -50,7 +50,7 @@ public final class TracingStore implements KvStore {
   @Override
   public List<byte[]> multiGet(List<byte[]> keys) {
     long at = System.nanoTime() - startNanos;
-    List<byte[]> values = delegate.multiGet(keys);
+    List<byte[]> values = delegate().multiGet(keys);
     StringBuilder sb = new StringBuilder(keys.size() * 64);
     for (int i = 0; i < keys.size(); i++) {
       byte[] v = values.get(i);
@@ -63,7 +63,7 @@ public final class TracingStore implements KvStore {
   @Override
   public void multiPut(List<byte[]> keys, List<byte[]> values) {
     long at = System.nanoTime() - startNanos;
-    delegate.multiPut(keys, values);
+    delegate().multiPut(keys, values);
     StringBuilder sb = new StringBuilder(keys.size() * 64);
     for (int i = 0; i < keys.size(); i++) {
       line(sb, 'W', keys.get(i), values.get(i).length, at);
@@ -74,7 +74,7 @@ public final class TracingStore implements KvStore {
   @Override
   public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
     long at = System.nanoTime() - startNanos;
-    List<byte[]> values = delegate.multiPutGet(putKeys, putValues, getKeys);
+    List<byte[]> values = delegate().multiPutGet(putKeys, putValues, getKeys);
     StringBuilder sb = new StringBuilder((putKeys.size() + getKeys.size()) * 64);
     for (int i = 0; i < putKeys.size(); i++) {
       line(sb, 'W', putKeys.get(i), putValues.get(i).length, at);
@@ -90,7 +90,7 @@ public final class TracingStore implements KvStore {
   @Override
   public void multiDelete(List<byte[]> keys) {
     long at = System.nanoTime() - startNanos;
-    delegate.multiDelete(keys);
+    delegate().multiDelete(keys);
     StringBuilder sb = new StringBuilder(keys.size() * 64);
     for (byte[] k : keys) {
       line(sb, 'D', k, 0, at);
@@ -113,25 +113,16 @@ public final class TracingStore implements KvStore {
     }
   }
 
+  /** Traced as a one-element {@link #multiGet}. */
   @Override
-  public boolean isEmbedded() {
-    return delegate.isEmbedded();
+  public byte[] get(byte[] key) {
+    return standardGet(key);
   }
 
-  /** Not traced: it reads no label (one {@code DBSIZE} or seek, before a state is created). */
+  /** Traced as a one-element {@link #multiPut}. */
   @Override
-  public boolean isEmpty() {
-    return delegate.isEmpty();
-  }
-
-  @Override
-  public String describe() {
-    return delegate.describe();
-  }
-
-  @Override
-  public Optional<Storage> storage() {
-    return delegate.storage();
+  public void put(byte[] key, byte[] value) {
+    standardPut(key, value);
   }
 
   @Override
@@ -144,7 +135,7 @@ public final class TracingStore implements KvStore {
       } catch (IOException e) {
         throw new StoreException("cannot close trace file " + file, e);
       } finally {
-        delegate.close();
+        super.close();
       }
     }
   }

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.pancakej.PancakeConfig;
 import io.pancakej.distribution.AliasSampler;
+import io.pancakej.store.ForwardingStore;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.MemoryStore;
-import io.pancakej.testing.ForwardingStore;
 
 /**
  * A library user with no prior: keys loaded with no declared distribution (the estimate is
@@ -74,6 +74,22 @@ class ColdStartTest {
         }
       }
       return super.multiGet(keys);
+    }
+
+    // every read goes through multiGet, where it is recorded
+    @Override
+    public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+      return standardMultiPutGet(putKeys, putValues, getKeys);
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+      return standardGet(key);
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+      standardPut(key, value);
     }
 
     /** Spearman correlation of per-label reads in {@code [from, to)} with {@code popularity} (by label id). */

@@ -30,9 +30,9 @@ import io.pancakej.crypto.EpochAead;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.state.ProxyState;
 import io.pancakej.state.StateDirectory;
+import io.pancakej.store.ForwardingStore;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.MemoryStore;
-import io.pancakej.testing.ForwardingStore;
 
 /**
  * Value key epochs (issue #15): with a tiny encryption budget the value key changes many times;
@@ -169,6 +169,22 @@ class KeyEpochTest {
     public void multiDelete(List<byte[]> keys) {
       check();
       super.multiDelete(keys);
+    }
+
+    // every call goes through multiGet, multiPut or multiDelete, which check
+    @Override
+    public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+      return standardMultiPutGet(putKeys, putValues, getKeys);
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+      return standardGet(key);
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+      standardPut(key, value);
     }
   }
 

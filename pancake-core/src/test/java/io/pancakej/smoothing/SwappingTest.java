@@ -32,9 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 import io.pancakej.CapacityException;
 import io.pancakej.PancakeConfig;
 import io.pancakej.distribution.DistributionFile;
+import io.pancakej.store.ForwardingStore;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.MemoryStore;
-import io.pancakej.testing.ForwardingStore;
 
 /** Replica swapping (paper section 5.1): correct, complete, and uniform while it runs. */
 class SwappingTest {
@@ -71,6 +71,22 @@ class SwappingTest {
     public void multiPut(List<byte[]> keys, List<byte[]> values) {
       count(writes, keys);
       super.multiPut(keys, values);
+    }
+
+    // every read and write goes through multiGet and multiPut, where they are counted
+    @Override
+    public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+      return standardMultiPutGet(putKeys, putValues, getKeys);
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+      return standardGet(key);
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+      standardPut(key, value);
     }
 
     /** Chi-square p-value of recorded counts against uniform over {@code labels} labels. */

@@ -20,7 +20,6 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 import io.pancakej.StoreException;
-import io.pancakej.testing.ForwardingStore;
 import io.pancakej.testing.KvStoreContractTest;
 
 /** Combining keeps the store contract, groups concurrent gets and puts, and fails whole groups. */

@@ -1,5 +1,6 @@
 package io.pancakej.pathoram;
 
+import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -73,6 +74,8 @@ public final class PathOramClient implements KvClient {
 
   /** Buckets per multi-put while initializing the tree. */
   private static final int INIT_CHUNK = 512;
+  /** Progress of long work (initializing a big tree) at INFO; the library prints nothing itself. */
+  private static final System.Logger LOG = System.getLogger(PathOramClient.class.getName());
 
   private final ReentrantLock lock = new ReentrantLock();
   private final AtomicBoolean open = new AtomicBoolean(true);
@@ -177,7 +180,7 @@ public final class PathOramClient implements KvClient {
     }
   }
 
-  /** Writes every bucket, empty and freshly encrypted, in chunks; reports progress for big trees. */
+  /** Writes every bucket, empty and freshly encrypted, in chunks; logs progress at INFO for big trees. */
   private void initializeTree() {
     long total = tree.buckets;
     boolean verbose = total > 100_000;
@@ -194,8 +197,10 @@ public final class PathOramClient implements KvClient {
         values.clear();
       }
       if (verbose && (bucket + 1) * 10 >= total * decile) {
-        System.err.printf(Locale.ROOT, "pathoram: initialized %d of %d buckets (%d%%)%n",
-            bucket + 1, total, decile * 10);
+        long done = bucket + 1;
+        int percent = decile * 10;
+        LOG.log(Level.INFO, () -> String.format(Locale.ROOT, "pathoram: initialized %d of %d buckets (%d%%)",
+            done, total, percent));
         decile++;
       }
     }
@@ -244,6 +249,7 @@ public final class PathOramClient implements KvClient {
         throw new ConfigException("property " + SEED_PROPERTY + " must be an integer, got '" + seed + "'", e);
       }
     }
+    Stores.checkStoreOutlivesState(props, b.stateDir, Files.exists(StateFile.file(b.stateDir)));
     return b.store(Stores.open(props)).build();
   }
 

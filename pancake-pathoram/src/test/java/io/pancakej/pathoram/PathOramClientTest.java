@@ -251,20 +251,47 @@ class PathOramClientTest {
   }
 
   @Test
-  void initializingALargeTree_writesEveryBucket_andReportsProgress() {
-    java.io.PrintStream saved = System.err;
-    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+  void initializingALargeTree_writesEveryBucket_andLogsProgressAtInfo_printingNothing() {
+    // System.Logger's default backend is java.util.logging: listen on the client's logger
+    java.util.logging.Logger logger = java.util.logging.Logger.getLogger(PathOramClient.class.getName());
+    List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Handler handler = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord record) {
+        records.add(record);
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    java.io.PrintStream savedErr = System.err;
+    java.io.PrintStream savedOut = System.out;
+    java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
     MemoryStore store = new MemoryStore();
-    System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+    logger.addHandler(handler);
+    logger.setUseParentHandlers(false); // the console handler would print to the stream swapped below
+    System.setErr(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+    System.setOut(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
     try (PathOramClient c = PathOramClient.builder().store(new RecordingStore(store)).stateDir(dir)
         .capacity(65_536).keySize(8).valueSize(8).seed(9).build()) {
       assertEquals(17, c.stats().bucketsPerAccess());
     } finally {
-      System.setErr(saved);
+      System.setErr(savedErr);
+      System.setOut(savedOut);
+      logger.removeHandler(handler);
+      logger.setUseParentHandlers(true);
     }
     assertEquals((1 << 17) - 1, store.size());
-    String log = err.toString(StandardCharsets.UTF_8);
-    assertTrue(log.contains("(10%)") && log.contains("(100%)"), log);
+    assertEquals(10, records.size(), "one line per tenth");
+    for (java.util.logging.LogRecord r : records) {
+      assertEquals(java.util.logging.Level.INFO, r.getLevel(), r.getMessage());
+    }
+    assertEquals("pathoram: initialized 13108 of 131071 buckets (10%)", records.get(0).getMessage());
+    assertEquals("pathoram: initialized 131071 of 131071 buckets (100%)", records.get(9).getMessage());
+    assertEquals("", printed.toString(StandardCharsets.UTF_8), "the library prints nothing itself");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.pancakej.pathoram;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.pancakej.store.ForwardingStore;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.MemoryStore;
 
@@ -11,26 +12,26 @@ import io.pancakej.store.MemoryStore;
  * operation in order. Closing it leaves the wrapped store open, so a test can reopen a client on
  * the same data.
  */
-final class RecordingStore implements KvStore {
+final class RecordingStore extends ForwardingStore {
   enum Kind { GET, PUT, DELETE }
 
   /** One multi-operation as the store saw it. */
   record Op(Kind kind, List<byte[]> labels, List<byte[]> values) {}
 
-  private final KvStore delegate;
   private final List<Op> ops = new ArrayList<>();
   private boolean recording = true;
 
   RecordingStore(KvStore delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   RecordingStore() {
     this(new MemoryStore());
   }
 
-  KvStore delegate() {
-    return delegate;
+  @Override
+  protected KvStore delegate() {
+    return super.delegate();
   }
 
   synchronized List<Op> ops() {
@@ -63,31 +64,37 @@ final class RecordingStore implements KvStore {
 
   @Override
   public List<byte[]> multiGet(List<byte[]> keys) {
-    List<byte[]> values = delegate.multiGet(keys);
+    List<byte[]> values = delegate().multiGet(keys);
     record(Kind.GET, keys, values);
     return values;
   }
 
   @Override
   public void multiPut(List<byte[]> keys, List<byte[]> values) {
-    delegate.multiPut(keys, values);
+    delegate().multiPut(keys, values);
     record(Kind.PUT, keys, values);
   }
 
   @Override
   public void multiDelete(List<byte[]> keys) {
-    delegate.multiDelete(keys);
+    delegate().multiDelete(keys);
     record(Kind.DELETE, keys, null);
   }
 
+  // every operation is recorded as the multi-operation it is made of
   @Override
-  public boolean isEmpty() {
-    return delegate.isEmpty();
+  public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    return standardMultiPutGet(putKeys, putValues, getKeys);
   }
 
   @Override
-  public String describe() {
-    return delegate.describe();
+  public byte[] get(byte[] key) {
+    return standardGet(key);
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) {
+    standardPut(key, value);
   }
 
   @Override

@@ -87,9 +87,14 @@ final class Ycsb implements Callable<Integer> {
   record Invocation(Phase phase, String bindingClass, String classpathPrefix, List<String> jvmArgs,
       List<String> ycsbArgs) {
     /** The java command line, in stock bin/ycsb's order. */
+    static final String LOG_FORMAT = "-Djava.util.logging.SimpleFormatter.format=[%4$s] %5$s%6$s%n";
+
     List<String> command(String java, String classpath) {
       List<String> cmd = new ArrayList<>();
       cmd.add(java);
+      // the library logs through System.Logger (java.util.logging here): its INFO lines (progress of
+      // long work) show on stderr one line each; -jvm-args or JAVA_OPTS given after it win
+      cmd.add(LOG_FORMAT);
       cmd.addAll(jvmArgs);
       cmd.add("-cp");
       cmd.add(classpathPrefix == null ? classpath : classpathPrefix + File.pathSeparator + classpath);

@@ -36,7 +36,7 @@ class YcsbTest {
     assertEquals(List.of("-Dfrom=env", "-Xmx1g", "-Dk=a b"), inv.jvmArgs());
     assertEquals("/extra", inv.classpathPrefix());
     assertEquals(List.of("-P", "w", "-threads", "4", "-s"), inv.ycsbArgs());
-    assertEquals(List.of("java", "-Dfrom=env", "-Xmx1g", "-Dk=a b", "-cp", "/extra" + File.pathSeparator + "CP",
+    assertEquals(List.of("java", Ycsb.Invocation.LOG_FORMAT, "-Dfrom=env", "-Xmx1g", "-Dk=a b", "-cp", "/extra" + File.pathSeparator + "CP",
         "site.ycsb.Client", "-db", PancakeBinding.class.getName(), "-P", "w", "-threads", "4", "-s", "-load"),
         inv.command("java", "CP"), "stock bin/ycsb's order: JVM args, classpath, main, -db, YCSB args, phase");
   }
@@ -47,7 +47,7 @@ class YcsbTest {
     assertEquals("-t", run.get(run.size() - 1));
     assertTrue(run.contains("site.ycsb.Client"));
     List<String> shell = parse(null, "shell", "insecure").command("java", "CP");
-    assertEquals(List.of("java", "-cp", "CP", "site.ycsb.CommandLine", "-db", InsecureBinding.class.getName()), shell);
+    assertEquals(List.of("java", Ycsb.Invocation.LOG_FORMAT, "-cp", "CP", "site.ycsb.CommandLine", "-db", InsecureBinding.class.getName()), shell);
     assertNull(parse("", "shell", "insecure").classpathPrefix());
   }
 
