@@ -11,9 +11,7 @@ package io.pancakej.smoothing;
  * <p>A window asks for {@code 2 x arrivals / (B x delta)} batches per second (twice what the
  * arrivals need on average) and takes the lowest level that gives as much. A closed-loop caller
  * therefore pulls the level up (it can only send as fast as it is served), and idle time lets it
- * fall back to the floor, which keeps a blocked caller served. A window in which more than a
- * tenth of the grid points were skipped (ticks took longer than the period: the proxy cannot keep
- * up) steps the level down instead.
+ * fall back to the floor, which keeps a blocked caller served.
  */
 final class EmissionRate {
   private final double floor;
@@ -25,8 +23,6 @@ final class EmissionRate {
   private long windowStart;
   private long windowRequests;
   private boolean started;
-  private long windowTicks;
-  private long windowSkipped;
 
   /**
    * @param floor ticks per second at idle (one batch each)
@@ -66,13 +62,10 @@ final class EmissionRate {
   }
 
   /**
-   * Called after every tick with the clock, the running count of requests and the grid points
-   * skipped since the previous tick; moves the level when a window has ended. Returns true if the
-   * level changed.
+   * Called after every tick with the clock and the running count of requests; moves the level when
+   * a window has ended. Returns true if the level changed.
    */
-  boolean onTick(long nowNanos, long requests, int skippedSinceLast) {
-    windowTicks++;
-    windowSkipped += skippedSinceLast;
+  boolean onTick(long nowNanos, long requests) {
     if (!started) {
       started = true;
       windowStart = nowNanos;
@@ -84,17 +77,14 @@ final class EmissionRate {
       return false;
     }
     double arrivals = (requests - windowRequests) * 1e9 / elapsed;
-    boolean overloaded = windowSkipped * 10 > windowTicks + windowSkipped;
     windowStart = nowNanos;
     windowRequests = requests;
-    windowTicks = 0;
-    windowSkipped = 0;
     double needed = 2 * arrivals / realSlotsPerBatch;
     int wanted = 0;
     while (wanted < maxLevel && batchesAt(wanted) < needed) {
       wanted++;
     }
-    int next = overloaded ? Math.max(0, level - 1) : Math.max(level - 1, Math.min(level + 1, wanted));
+    int next = Math.max(level - 1, Math.min(level + 1, wanted));
     boolean changed = next != level;
     level = next;
     return changed;

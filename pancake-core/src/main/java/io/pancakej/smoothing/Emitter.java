@@ -7,11 +7,12 @@ import java.util.function.LongSupplier;
 
 /**
  * Sends ticks on the clock. Tick times lie on a fixed grid of the current level's period (see
- * {@link EmissionRate}); a tick that is not done by the next grid point makes the emitter skip
- * that point rather than send late or in a burst, so every store call is issued at a grid point,
- * whatever the ticks before it served, wrote or cost. Requests wait in the queue for the next tick.
- * The level moves once per window from the number of requests that arrived; windows in which
- * more than a tenth of the grid points were skipped (the proxy could not keep up) step it down.
+ * {@link EmissionRate}); requests wait in the queue for the next tick. A tick that could not start
+ * on its grid point (the thread woke late, or the previous tick ran past it) starts at once, late,
+ * and the grid goes on from there: never a burst to catch up. So a call leaves at a grid point,
+ * or -- when the proxy cannot keep up (overload, or cores busy with other work) -- right after the
+ * previous tick, which is the only case where the work of a tick can move the next call (see
+ * docs/security.md). The level moves once per window from the number of requests that arrived.
  */
 final class Emitter implements AutoCloseable {
   /** The length of a rate window. */
@@ -22,7 +23,7 @@ final class Emitter implements AutoCloseable {
   private final LongSupplier requests;
   private final Thread thread;
   private volatile boolean running = true;
-  private volatile long skipped;
+  private volatile long late;
   private volatile long ticks;
 
   Emitter(TickRunner runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads) {
@@ -41,9 +42,9 @@ final class Emitter implements AutoCloseable {
     return rate.batchesPerSecond();
   }
 
-  /** Grid points skipped because a tick ran past them. */
-  long skippedTicks() {
-    return skipped;
+  /** Ticks that started after their grid point (the proxy could not keep up). */
+  long lateTicks() {
+    return late;
   }
 
   long ticks() {
@@ -52,7 +53,6 @@ final class Emitter implements AutoCloseable {
 
   private void loop() {
     long next = System.nanoTime();
-    int skippedNow = 0;
     while (running) {
       long wait;
       while (running && (wait = next - System.nanoTime()) > 0) {
@@ -69,15 +69,15 @@ final class Emitter implements AutoCloseable {
       }
       ticks++;
       long now = System.nanoTime();
-      if (rate.onTick(now, requests.getAsLong(), skippedNow)) {
+      if (rate.onTick(now, requests.getAsLong())) {
         next = now; // a new level starts its own grid
       }
       long period = (long) (1e9 / rate.ticksPerSecond());
-      long behind = now - next;
-      long steps = behind < 0 ? 1 : behind / period + 1;
-      skippedNow = (int) Math.min(Integer.MAX_VALUE, steps - 1);
-      skipped += skippedNow;
-      next += steps * period;
+      next += period;
+      if (next < now) {
+        late++; // the next grid point has passed: start at once, late, and keep the grid from here
+        next = now;
+      }
     }
   }
 

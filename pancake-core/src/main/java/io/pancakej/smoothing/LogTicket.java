@@ -17,13 +17,42 @@ final class LogTicket {
   }
 
   private final CompletableFuture<Void> done = new CompletableFuture<>();
+  /**
+   * The entry this value replaced (null: none, every replica held the latest value), kept until
+   * this ticket is durable: if the log fails instead, the key goes back to it.
+   */
+  private volatile UpdateCache.Entry previous;
+
+  LogTicket() {
+  }
+
+  LogTicket(UpdateCache.Entry previous) {
+    this.previous = previous;
+  }
 
   boolean isDurable() {
     return done.isDone() && !done.isCompletedExceptionally();
   }
 
+  boolean isFailed() {
+    return done.isCompletedExceptionally();
+  }
+
   void durable() {
+    previous = null;
     done.complete(null);
+  }
+
+  /**
+   * What the key holds if this value never reaches the log: the nearest entry before it whose
+   * ticket did not fail (the log fails in order, so an earlier ticket is settled by then).
+   */
+  UpdateCache.Entry revertTo() {
+    UpdateCache.Entry p = previous;
+    while (p != null && p.ticket.isFailed()) {
+      p = p.ticket.previous;
+    }
+    return p;
   }
 
   void failed(RuntimeException cause) {

@@ -18,13 +18,19 @@ import io.pancakej.state.WriteAheadLog;
  * FREE records must stay in order with the WRITE records before them.
  *
  * <p>A failed append or fsync fails the write that needed it and every later one (the log's
- * tail is then in doubt): the proxy keeps emitting the same batches, reads of durable data go on,
- * and writes fail with the log's error until the process reopens the state.
+ * tail is then in doubt), and each failed key goes back to its last logged value: the proxy keeps
+ * emitting the same batches, reads of logged data go on, and writes fail with the log's error
+ * until the process reopens the state.
  */
 final class LogWriter implements AutoCloseable {
   private sealed interface Task permits Write, Free {}
 
-  private record Write(int slot, byte[] value, LogTicket ticket) implements Task {}
+  private record Write(int slot, byte[] value, LogTicket ticket) implements Task {
+    void fail(RuntimeException e, java.util.function.ObjIntConsumer<LogTicket> revert) {
+      ticket.failed(e);
+      revert.accept(ticket, slot);
+    }
+  }
 
   private record Free(int slot) implements Task {}
 
@@ -32,13 +38,17 @@ final class LogWriter implements AutoCloseable {
 
   private final WriteAheadLog wal;
   private final IntConsumer free;
+  /** Called with (slot, ticket) for every write that failed: the key goes back to its previous value. */
+  private final java.util.function.ObjIntConsumer<LogTicket> revert;
   private final LinkedBlockingQueue<Task> tasks = new LinkedBlockingQueue<>();
   private final Thread thread;
   private volatile RuntimeException failure;
 
-  LogWriter(WriteAheadLog wal, IntConsumer free, java.util.concurrent.ThreadFactory threads) {
+  LogWriter(WriteAheadLog wal, IntConsumer free, java.util.function.ObjIntConsumer<LogTicket> revert,
+      java.util.concurrent.ThreadFactory threads) {
     this.wal = wal;
     this.free = free;
+    this.revert = revert;
     this.thread = threads.newThread(this::loop);
   }
 
@@ -48,10 +58,9 @@ final class LogWriter implements AutoCloseable {
 
   /** Queues a key's new latest value (null: deleted); its ticket turns durable once logged. */
   void write(int slot, byte[] value, LogTicket ticket) {
-    RuntimeException f = failure;
-    if (f != null) {
-      ticket.failed(f);
-    } else if (wal.sync() == WriteAheadLog.Sync.OFF) {
+    // called inside the key's UpdateCache critical section: a failure is settled on the log
+    // thread (the queue fails it), where reverting the key cannot re-enter that section
+    if (wal.sync() == WriteAheadLog.Sync.OFF) {
       ticket.durable(); // nothing is logged: durable means "as durable as configured"
     } else {
       tasks.add(new Write(slot, value, ticket));
@@ -70,7 +79,7 @@ final class LogWriter implements AutoCloseable {
 
   private void loop() {
     List<Task> drained = new ArrayList<>();
-    List<LogTicket> appended = new ArrayList<>();
+    List<Write> appended = new ArrayList<>();
     while (true) {
       drained.clear();
       try {
@@ -87,15 +96,15 @@ final class LogWriter implements AutoCloseable {
           stop = true;
         } else if (t instanceof Write w) {
           if (failure != null) {
-            w.ticket().failed(failure);
+            w.fail(failure, revert);
             continue;
           }
           try {
             position = wal.append(WriteAheadLog.WRITE, payload(w.slot(), w.value()));
-            appended.add(w.ticket());
+            appended.add(w);
           } catch (RuntimeException e) {
+            appended.add(w);
             fail(e, appended);
-            w.ticket().failed(e);
           }
         } else {
           settle(position, appended); // the frees' records follow the writes' on disk, synced or not
@@ -114,14 +123,14 @@ final class LogWriter implements AutoCloseable {
     }
   }
 
-  private void settle(long position, List<LogTicket> appended) {
+  private void settle(long position, List<Write> appended) {
     if (appended.isEmpty()) {
       return;
     }
     try {
       wal.syncTo(position);
-      for (LogTicket t : appended) {
-        t.durable();
+      for (Write w : appended) {
+        w.ticket().durable();
       }
     } catch (RuntimeException e) {
       fail(e, appended);
@@ -129,13 +138,13 @@ final class LogWriter implements AutoCloseable {
     appended.clear();
   }
 
-  private void fail(RuntimeException e, List<LogTicket> appended) {
+  private void fail(RuntimeException e, List<Write> appended) {
     if (failure == null) {
       failure = new PancakeException("the write-ahead log failed, so this write was not made durable;"
           + " writes fail until the state is reopened: " + e.getMessage(), e);
     }
-    for (LogTicket t : appended) {
-      t.failed(failure);
+    for (Write w : appended) {
+      w.fail(failure, revert); // in log order: an earlier value is settled before a later one reverts to it
     }
     appended.clear();
   }

@@ -95,9 +95,10 @@ public final class Proxy implements AutoCloseable {
   final LogWriter log;
   private final Estimator estimator;
   private final boolean eagerSwapsForTests;
-  private final WriteAheadLog wal;
+  final WriteAheadLog wal;
   private final Thread checkpointer;
   private final long checkpointNanos;
+  final LongAdder checkpoints = new LongAdder();
   /** One checkpoint at a time: a snapshot is saved before the next one is taken. */
   private final ReentrantLock checkpointLock = new ReentrantLock();
   /** The phase the state file holds (set by every checkpoint, and by a reopen that found it current). */
@@ -130,7 +131,9 @@ public final class Proxy implements AutoCloseable {
         freedSlots.add(slot);
       }
     });
-    this.log = new LogWriter(wal, this::freeDeletedSlot, daemon("pancake-log"));
+    this.log = new LogWriter(wal, this::freeDeletedSlot,
+        (ticket, slot) -> cache.compute(slot, (k, e) -> e != null && e.ticket == ticket ? ticket.revertTo() : e),
+        daemon("pancake-log"));
     this.stateId = stateId;
     this.batchSize = config.batchSize();
     this.storeDescription = store.describe();
@@ -835,6 +838,7 @@ public final class Proxy implements AutoCloseable {
       stateDir.save(snap.withWalSequence(seq), masterKey);
       WriteAheadLog.deleteBefore(stateDir.path(), seq);
       checkpointedPhase = at;
+      checkpoints.increment();
       if (at instanceof Transition t) {
         t.markDurable();
       }
@@ -960,45 +964,76 @@ public final class Proxy implements AutoCloseable {
   }
 
   public Optional<byte[]> get(byte[] key) {
-    return join(getAsync(key));
+    checkKey(key);
+    return present(await(submit(Request.Op.GET, acquire(key, false), null, null)));
   }
 
   public void put(byte[] key, byte[] value) {
-    join(putAsync(key, value));
+    checkKey(key);
+    checkValue(value);
+    await(submit(Request.Op.PUT, acquire(key, true), value.clone(), null));
   }
 
   public boolean update(byte[] key, UnaryOperator<byte[]> merge) {
-    return join(updateAsync(key, merge));
+    checkKey(key);
+    checkMerge(merge);
+    return (Boolean) await(submit(Request.Op.UPDATE, acquire(key, false), null, merge));
   }
 
   public boolean delete(byte[] key) {
-    return join(deleteAsync(key));
+    checkKey(key);
+    return (Boolean) await(submit(Request.Op.DELETE, acquire(key, false), null, null));
   }
 
-  /** Queues a get; bad input and a closed client throw at once, store and log failures complete the future. */
+  /**
+   * Queues a get; bad input and a closed client throw at once, store and log failures complete the
+   * future. The future completes on the common fork-join pool, never on the emitter's thread (a
+   * slow or blocking callback must not hold up the ticks).
+   */
   public CompletableFuture<Optional<byte[]>> getAsync(byte[] key) {
     checkKey(key);
-    return submit(Request.Op.GET, acquire(key, false), null, null)
-        .thenApply(r -> r == Request.ABSENT ? Optional.<byte[]>empty() : Optional.of((byte[]) r));
+    return async(submit(Request.Op.GET, acquire(key, false), null, null)).thenApply(Proxy::present);
   }
 
   public CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
     checkKey(key);
     checkValue(value);
-    return submit(Request.Op.PUT, acquire(key, true), value.clone(), null).thenApply(r -> null);
+    return async(submit(Request.Op.PUT, acquire(key, true), value.clone(), null)).thenApply(r -> null);
   }
 
   public CompletableFuture<Boolean> updateAsync(byte[] key, UnaryOperator<byte[]> merge) {
     checkKey(key);
-    if (merge == null) {
-      throw new IllegalArgumentException("merge must not be null");
-    }
-    return submit(Request.Op.UPDATE, acquire(key, false), null, merge).thenApply(r -> (Boolean) r);
+    checkMerge(merge);
+    return async(submit(Request.Op.UPDATE, acquire(key, false), null, merge)).thenApply(r -> (Boolean) r);
   }
 
   public CompletableFuture<Boolean> deleteAsync(byte[] key) {
     checkKey(key);
-    return submit(Request.Op.DELETE, acquire(key, false), null, null).thenApply(r -> (Boolean) r);
+    return async(submit(Request.Op.DELETE, acquire(key, false), null, null)).thenApply(r -> (Boolean) r);
+  }
+
+  private static void checkMerge(UnaryOperator<byte[]> merge) {
+    if (merge == null) {
+      throw new IllegalArgumentException("merge must not be null");
+    }
+  }
+
+  private static Optional<byte[]> present(Object result) {
+    return result == Request.ABSENT ? Optional.empty() : Optional.of((byte[]) result);
+  }
+
+  /** Waits for a request on the caller's thread, then gives its key slot back. */
+  private Object await(Request request) {
+    try {
+      return join(request.done);
+    } finally {
+      finishRequest(request.keySlot);
+    }
+  }
+
+  /** A request's answer, delivered (and its key slot given back) on the common pool. */
+  private CompletableFuture<Object> async(Request request) {
+    return request.done.whenCompleteAsync((r, e) -> finishRequest(request.keySlot));
   }
 
   /** The future's value, or its failure unwrapped (the exception the request failed with). */
@@ -1040,7 +1075,7 @@ public final class Proxy implements AutoCloseable {
    * Queues one request for the emitter's next ticks; nothing is sent for it. A key without a slot
    * is queued too (slot -1): it takes a real access like any other and is answered "absent".
    */
-  private CompletableFuture<Object> submit(Request.Op op, int keySlot, byte[] value, UnaryOperator<byte[]> merge) {
+  private Request submit(Request.Op op, int keySlot, byte[] value, UnaryOperator<byte[]> merge) {
     if (!open.get()) {
       if (keySlot >= 0) {
         keys.release(keySlot);
@@ -1052,16 +1087,17 @@ public final class Proxy implements AutoCloseable {
       estimator.record(keySlot);
     }
     Request request = new Request(op, keySlot, value, merge);
-    CompletableFuture<Object> result = keySlot < 0 ? request.done
-        : request.done.whenComplete((r, e) -> finishRequest(keySlot));
     queue.add(request);
     if (!open.get()) {
       failQueued(); // close drained the queue before this request joined it
     }
-    return result;
+    return request;
   }
 
   private void finishRequest(int keySlot) {
+    if (keySlot < 0) {
+      return;
+    }
     keys.release(keySlot);
     // a key deleted everywhere gives its slot back once nobody refers to it
     if (cache.isDeletedEverywhere(keySlot)) {
@@ -1275,7 +1311,7 @@ public final class Proxy implements AutoCloseable {
   public Stats stats() {
     Phase p = phase;
     Transition t = p instanceof Transition ? (Transition) p : null;
-    return new Stats(requestCount.sum(), batchCount.sum(), emitter.ticks(), emitter.skippedTicks(),
+    return new Stats(requestCount.sum(), batchCount.sum(), emitter.ticks(), emitter.lateTicks(),
         emitter.batchesPerSecond(), cache.size(),
         cache.valueBytes(), queue.size(), keys.boundKeys(), p.target.keySlots, p.target.realReplicas,
         transitions.get(), t == null ? 0 : t.remainingSwaps(), swapCount.sum(),
@@ -1284,10 +1320,10 @@ public final class Proxy implements AutoCloseable {
   }
 
   /**
-   * A snapshot of the engine's counters: batches sent (B accesses each), clock ticks and grid
-   * points skipped (a tick ran past the next one), and the current emission level in batches/s.
+   * A snapshot of the engine's counters: batches sent (B accesses each), clock ticks and the ticks
+   * that started after their grid point, and the current emission level in batches/s.
    */
-  public record Stats(long requests, long batches, long ticks, long skippedTicks, double batchesPerSecond,
+  public record Stats(long requests, long batches, long ticks, long lateTicks, double batchesPerSecond,
       int updateCacheEntries,
       long updateCacheBytes, int queued, int keys, int capacity, int realReplicas,
       long transitions, int pendingSwaps, long swapsDone, int swapCacheEntries, long swapCacheBytes,

@@ -326,8 +326,8 @@ final class TickRunner {
   }
 
   /** A new latest value for {@code slot} (null: deleted), handed to the log inside the key's critical section. */
-  private UpdateCache.Entry newValue(int slot, byte[] value, int replicas) {
-    LogTicket ticket = new LogTicket();
+  private UpdateCache.Entry newValue(int slot, byte[] value, int replicas, UpdateCache.Entry replaced) {
+    LogTicket ticket = new LogTicket(replaced);
     proxy.log.write(slot, value, ticket);
     return new UpdateCache.Entry(value, proxy.versions.incrementAndGet(), replicas, ticket);
   }
@@ -359,7 +359,7 @@ final class TickRunner {
         return;
       }
       case PUT: {
-        UpdateCache.Entry next = cache.compute(slot, (k, e) -> newValue(slot, req.value, replicas));
+        UpdateCache.Entry next = cache.compute(slot, (k, e) -> newValue(slot, req.value, replicas, e));
         next.ticket.whenDurable(req.done, Boolean.TRUE);
         return;
       }
@@ -372,7 +372,7 @@ final class TickRunner {
             return e;
           }
           existed[0] = true;
-          return newValue(slot, null, replicas);
+          return newValue(slot, null, replicas, e);
         });
         complete(req, next, existed[0]);
         return;
@@ -392,7 +392,7 @@ final class TickRunner {
             byte[] merged = req.merge.apply(current.clone());
             proxy.checkValue(merged);
             existed[0] = true;
-            return newValue(slot, merged, replicas);
+            return newValue(slot, merged, replicas, e);
           });
         } catch (RuntimeException e) {
           // a failing merge fails its own request only; the tick still goes on

@@ -364,8 +364,9 @@ class SwappingTest {
       }
       Path blocker = dir.resolve("g").resolve("state.bin.tmp");
       java.nio.file.Files.createDirectories(blocker);
-      assertThrows(io.pancakej.StateException.class,
-          () -> proxy.startTransition(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0)), Estimator.EXACT, "test"));
+      // the transition starts at once; its plan is saved by the next scheduled checkpoint, which fails
+      proxy.startTransition(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0)), Estimator.EXACT, "test");
+      assertThrows(io.pancakej.StateException.class, proxy::checkpoint);
       assertTrue(proxy.phase() instanceof Transition);
       int pending = proxy.stats().pendingSwaps();
       assertTrue(pending > 0);
