@@ -79,7 +79,8 @@ class TimingAttackTest {
     }
     DistributionFile.write(distribution, weights);
     Path trace = dir.resolve(name + ".trace");
-    long traceOpened = System.nanoTime(); // the trace's clock starts a moment later = PancakeConfig.builder().stateDir(dir.resolve(name)).capacity(KEYS)
+    long traceOpened = System.nanoTime(); // the trace's clock starts a moment later
+    PancakeConfig.Builder config = PancakeConfig.builder().stateDir(dir.resolve(name)).capacity(KEYS)
         .distributionFile(distribution).valueSize(16).keySize(16).adapt(false)
         .store(new TracingStore(new MemoryStore(), trace));
     if (perRequest) {
