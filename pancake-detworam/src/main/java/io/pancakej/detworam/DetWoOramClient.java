@@ -436,16 +436,12 @@ public final class DetWoOramClient implements KvClient {
     String where = main ? "main block " + id : "holding slot " + slot + " (block " + id + ")";
     BlockCodec.Block blk = codec.open(label, sealed, where);
     long expected = main ? schedule.lastMainWrite(id, steps) : schedule.lastHoldingWrite(slot, steps);
-    boolean replayed = recovering && main && blk.step() == steps;
-    if ((blk.step() != expected && !replayed) || blk.id() != id) {
+    if (blk.step() != expected || blk.id() != id) {
       throw new IntegrityException(where + " holds block " + blk.id() + " of write " + blk.step() + ", expected block "
           + id + " of write " + expected + ": the store was rolled back or modified, or the state file is older"
           + " than the store");
     }
     byte[] key = map.keyOf[id];
-    if (replayed) {
-      return blk; // sealed by the very write being replayed, which may have bound or deleted the block
-    }
     if (blk.live() != (key != null) || (key != null && !Arrays.equals(key, blk.key()))) {
       throw new IntegrityException(where + " does not hold the key the position map binds to block " + id
           + ": the store or the state file was modified");
@@ -463,19 +459,25 @@ public final class DetWoOramClient implements KvClient {
     long s = steps;
     int slot = schedule.holdingSlot(s);
     int[] targets = schedule.refreshedBy(s);
-    List<byte[]> readLabels = new ArrayList<>(targets.length + 1);
-    if (readCurrent) {
-      readLabels.add(positionLabel(id));
-    }
-    for (int i : targets) {
-      readLabels.add(positionLabel(i));
-    }
-    List<byte[]> sealed = store.multiGet(readLabels);
-    int offset = readCurrent ? 1 : 0;
-    byte[] current = readCurrent ? openAt(id, readLabels.get(0), sealed.get(0)).value() : null;
-    byte[][] refreshed = new byte[targets.length][];
-    for (int j = 0; j < targets.length; j++) {
-      refreshed[j] = openAt(targets[j], readLabels.get(offset + j), sealed.get(offset + j)).value();
+    byte[] current = null;
+    byte[][] refreshed;
+    if (recovering) {
+      refreshed = replayedRefreshes(targets, s);
+    } else {
+      List<byte[]> readLabels = new ArrayList<>(targets.length + 1);
+      if (readCurrent) {
+        readLabels.add(positionLabel(id));
+      }
+      for (int i : targets) {
+        readLabels.add(positionLabel(i));
+      }
+      List<byte[]> sealed = store.multiGet(readLabels);
+      int offset = readCurrent ? 1 : 0;
+      current = readCurrent ? openAt(id, readLabels.get(0), sealed.get(0)).value() : null;
+      refreshed = new byte[targets.length][];
+      for (int j = 0; j < targets.length; j++) {
+        refreshed[j] = openAt(targets[j], readLabels.get(offset + j), sealed.get(offset + j)).value();
+      }
     }
     byte[] value = next.apply(current);
     byte[] newKey = value == null ? null : key;
@@ -513,6 +515,33 @@ public final class DetWoOramClient implements KvClient {
     if (!recovering && steps - savedAt >= checkpointEvery) {
       saveState();
     }
+  }
+
+  /**
+   * The values of the blocks write {@code s} refreshes, while replaying it: a main block the
+   * store already holds from write {@code s} carries its value (its source may since have been
+   * overwritten by a later write the store also holds); otherwise write {@code s} is the last,
+   * partial one, and its sources are intact (a holding slot read by write s was sealed after
+   * write s - M, so is overwritten only after write s).
+   */
+  private byte[][] replayedRefreshes(int[] targets, long s) {
+    List<byte[]> mainLabels = new ArrayList<>(targets.length);
+    for (int i : targets) {
+      mainLabels.add(labels.main(i));
+    }
+    List<byte[]> sealed = store.multiGet(mainLabels);
+    byte[][] values = new byte[targets.length][];
+    for (int j = 0; j < targets.length; j++) {
+      int i = targets[j];
+      BlockCodec.Block blk = codec.open(mainLabels.get(j), sealed.get(j), "main block " + i);
+      if (blk.step() == s && blk.id() == i) {
+        values[j] = blk.value();
+      } else {
+        byte[] label = positionLabel(i);
+        values[j] = openAt(i, label, store.get(label)).value();
+      }
+    }
+    return values;
   }
 
   // ---------------------------------------------------------------- stats, state, close
