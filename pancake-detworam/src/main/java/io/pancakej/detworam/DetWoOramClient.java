@@ -125,7 +125,7 @@ public final class DetWoOramClient implements KvClient {
       }
       checkSame(VALUE_SIZE_PROPERTY, b.valueSize, s.valueSize());
       checkSame(KEY_SIZE_PROPERTY, b.keySize, s.keySize());
-      checkSame(CAPACITY_PROPERTY, b.capacity, s.map().capacity);
+      checkSame(CAPACITY_PROPERTY, b.capacityExplicit ? b.capacity : null, s.map().capacity);
       checkSame(HOLDING_PROPERTY, b.holding, s.holdingSlots());
       this.keySize = s.keySize();
       this.valueSize = s.valueSize();
@@ -281,6 +281,7 @@ public final class DetWoOramClient implements KvClient {
       long n = (long) Stores.intProperty(props, PancakeConfig.YCSB_RECORD_COUNT, 0)
           + Stores.intProperty(props, PancakeConfig.YCSB_INSERT_COUNT, 0);
       b.capacity((int) Math.min(MAX_CAPACITY, Math.max(1, n)));
+      b.capacityExplicit = false; // sizes a new store only; a loaded state keeps its own
     }
     String holding = props.getProperty(HOLDING_PROPERTY);
     if (holding != null && !holding.isBlank()) {
@@ -570,7 +571,9 @@ public final class DetWoOramClient implements KvClient {
   /**
    * The experimenter's ground truth for the transcript audit, never the adversary's view: every
    * data label of the store in {@code stateDir} (N main blocks, then M holding slots) and, per the
-   * saved state, the key whose newest copy each label holds (null for none).
+   * saved state, the key each belongs to: a main block to the key bound to it (its home, where
+   * its reads go once refreshed), a holding slot to the key whose newest copy it holds (null for
+   * none).
    */
   public record LabelOwners(List<byte[]> labels, List<byte[]> keys) {}
 
@@ -583,7 +586,7 @@ public final class DetWoOramClient implements KvClient {
     List<byte[]> keys = new ArrayList<>(m.capacity + s.holdingSlots());
     for (int i = 0; i < m.capacity; i++) {
       all.add(labels.main(i));
-      keys.add(m.where[i] == PositionMap.MAIN ? m.keyOf[i] : null);
+      keys.add(m.keyOf[i]);
     }
     for (int h = 0; h < s.holdingSlots(); h++) {
       all.add(labels.holding(h));
@@ -633,6 +636,7 @@ public final class DetWoOramClient implements KvClient {
     private Path stateDir = Path.of(DEFAULT_STATE_DIR);
     private boolean createIfMissing = true;
     private Integer capacity;
+    private boolean capacityExplicit;
     private Integer holding;
     private Integer valueSize;
     private Integer keySize;
@@ -663,6 +667,7 @@ public final class DetWoOramClient implements KvClient {
         throw new ConfigException(CAPACITY_PROPERTY + " must be between 1 and 2^28, got " + n);
       }
       this.capacity = n;
+      this.capacityExplicit = true;
       return this;
     }
 

@@ -32,6 +32,9 @@ import picocli.CommandLine.Option;
  * the access frequency and writes would only double-count them. The load phase writes each label
  * once whatever the distribution, which dilutes nothing for reads but is a different experiment:
  * trace the run phase into its own file (as bin/bench does), or skip the load phase's lines.
+ * DetWoORAM is the exception: it hides writes and not reads, and its writes go to positions set
+ * by a write counter rather than read-modify-write of the key's label; audit them with
+ * {@code --ops W} (bin/bench does both for it).
  */
 @Command(name = "audit", mixinStandardHelpOptions = true,
     description = "Audits a transcript: label-access uniformity and a frequency-analysis attack.")
@@ -43,7 +46,7 @@ public final class Audit implements Callable<Integer> {
       description = "true key distribution: weight<TAB>key lines (bin/distribution writes one for a YCSB workload)")
   Path distribution;
 
-  @Option(names = "--scheme", required = true, description = "insecure, encrypted, pancake or pathoram (for the ground truth)")
+  @Option(names = "--scheme", required = true, description = "insecure, encrypted, pancake, pathoram or detworam (for the ground truth)")
   String scheme;
 
   @Option(names = "--state-dir", description = "the scheme's pancake.state.dir (master key; pancake's state.bin)")
@@ -192,6 +195,10 @@ public final class Audit implements Callable<Integer> {
       out.println("             (Path ORAM reads whole root-to-leaf paths: a bucket's frequency depends on its tree level,"
           + " so non-uniformity across all buckets is expected and is not a leak of keys)");
       leak = false;
+    }
+    if ("detworam".equalsIgnoreCase(scheme)) {
+      out.println("             (DetWoORAM hides writes, not reads: --ops W audits what it hides, its write positions;"
+          + " the R lines are its reads, which fetch the one block holding the key)");
     }
 
     List<AuditStats.AttackResult> attack = AuditStats.attack(all, truth.owner(), keys, top);

@@ -34,14 +34,15 @@ import redis.clients.jedis.Jedis;
  * it ({@code bin/audit}); {@code --sensitivity} adds the UpdateCache and batch-size experiments.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Runs YCSB workloads for insecure, encrypted, pancake and pathoram side by side; "
+    description = "Runs YCSB workloads for insecure, encrypted, pancake, pathoram and detworam side by side; "
         + "writes a table, a CSV and charts.")
 public final class Bench implements Callable<Integer> {
   static final Map<String, String> BINDINGS = Map.of(
       "insecure", "io.pancakej.ycsb.InsecureBinding",
       "encrypted", "io.pancakej.ycsb.EncryptedBinding",
       "pancake", "io.pancakej.ycsb.PancakeBinding",
-      "pathoram", "io.pancakej.ycsb.PathOramBinding");
+      "pathoram", "io.pancakej.ycsb.PathOramBinding",
+      "detworam", "io.pancakej.ycsb.DetWoOramBinding");
 
   @Option(names = "--store", defaultValue = "rocksdb", description = "rocksdb (embedded, default) or redis")
   String store;
@@ -59,7 +60,7 @@ public final class Bench implements Callable<Integer> {
   int fieldLength;
   @Option(names = "--value-size", description = "pancake.value.size (padded value size); default: fits 10 fields of --field-length")
   Integer valueSize;
-  @Option(names = "--schemes", split = ",", defaultValue = "insecure,encrypted,pancake,pathoram")
+  @Option(names = "--schemes", split = ",", defaultValue = "insecure,encrypted,pancake,pathoram,detworam")
   List<String> schemes;
   @Option(names = "--workloads", split = ",", defaultValue = "a,c", description = "workloads/workload<x> files (default ${DEFAULT-VALUE})")
   List<String> workloads;
@@ -370,6 +371,15 @@ public final class Bench implements Callable<Integer> {
       int rc = new CommandLine(new Audit(ps)).execute("--scheme", scheme, "--transcript",
           dir.resolve("run.trace").toString(), "--distribution", dist.toString(), "--state-dir",
           dir.resolve("state").toString());
+      if (rc == 0 && scheme.equals("detworam")) {
+        // what DetWoORAM hides is its write positions: audit the W lines too
+        ps.println();
+        ps.println("$ bin/audit --scheme " + scheme + " --ops W --transcript <run.trace> --distribution <distribution-"
+            + w + ".tsv> --state-dir <state>");
+        rc = new CommandLine(new Audit(ps)).execute("--scheme", scheme, "--ops", "W", "--transcript",
+            dir.resolve("run.trace").toString(), "--distribution", dist.toString(), "--state-dir",
+            dir.resolve("state").toString());
+      }
       if (rc != 0) {
         log.println("bench: audit of " + scheme + " failed (exit " + rc + ")");
       }
