@@ -147,12 +147,10 @@ class PersistenceTest {
   @Test
   void aStateTooFarBehindTheStore_isRefusedClearly() throws IOException {
     Map<Integer, byte[]> model = new HashMap<>();
-    byte[] early;
     try (DetWoOramClient c = DetWoOramClientTest.small(dir, 32, 8).store(storeA).build()) {
       writeRandom(c, model, new Random(1), 32, 40);
-      c.close();
-      early = Files.readAllBytes(StateFile.file(dir));
     }
+    byte[] early = Files.readAllBytes(StateFile.file(dir));
     try (DetWoOramClient c = reopen()) {
       writeRandom(c, model, new Random(2), 32, 40);
     }
