@@ -371,7 +371,7 @@ public final class Bench implements Callable<Integer> {
       int rc = new CommandLine(new Audit(ps)).execute("--scheme", scheme, "--transcript",
           dir.resolve("run.trace").toString(), "--distribution", dist.toString(), "--state-dir",
           dir.resolve("state").toString());
-      if (rc == 0 && scheme.equals("detworam")) {
+      if (rc == 0 && scheme.equals("detworam") && hasWrites(dir.resolve("run.trace"))) {
         // what DetWoORAM hides is its write positions: audit the W lines too
         ps.println();
         ps.println("$ bin/audit --scheme " + scheme + " --ops W --transcript <run.trace> --distribution <distribution-"
@@ -390,6 +390,13 @@ public final class Bench implements Callable<Integer> {
       log.print(Files.readString(file));
     } catch (IOException e) {
       // already reported
+    }
+  }
+
+  /** Whether a transcript has a W line (a read-only workload has none). */
+  private static boolean hasWrites(Path trace) throws IOException {
+    try (Stream<String> lines = Files.lines(trace)) {
+      return lines.anyMatch(l -> l.startsWith("W "));
     }
   }
 
