@@ -214,6 +214,9 @@ public final class Audit implements Callable<Integer> {
           a.k(), a.recovered(), a.k(), a.chance(), a.pValue(), a.beatsChance() ? "  BEYOND CHANCE" : "");
       attackWins |= a.beatsChance();
     }
+    if ("detworam".equalsIgnoreCase(scheme) && ops.toUpperCase(Locale.ROOT).contains("R") && skipLines == 0) {
+      attackWins |= linkingAttack(truth, keys);
+    }
     if ("pathoram".equalsIgnoreCase(scheme) && !attackWins) {
       out.println("verdict      no key leakage detected: bucket labels belong to no key and every access reads one uniformly random path");
     } else if (leak || attackWins) {
@@ -226,6 +229,26 @@ public final class Audit implements Callable<Integer> {
       timeline(accesses, universe, universeIndex, truth, keys);
     }
     return 0;
+  }
+
+  /**
+   * DetWoORAM only: the frequency attack on reads credited to main positions through the links
+   * the store sees (refresh and update reads, {@link DetWoOramLinks}), instead of per label.
+   */
+  private boolean linkingAttack(GroundTruth truth, List<String> keys) throws IOException {
+    Map<String, Long> perHome = DetWoOramLinks.readsPerHome(transcript);
+    if (perHome.isEmpty()) {
+      return false;
+    }
+    boolean wins = false;
+    for (AuditStats.AttackResult a : AuditStats.attack(perHome, truth.owner(), keys, top)) {
+      out.printf(Locale.ROOT, "linking      top-%-5d recovered %5d of %-5d  (chance %.3f, p = %.3g)%s%n",
+          a.k(), a.recovered(), a.k(), a.chance(), a.pValue(), a.beatsChance() ? "  BEYOND CHANCE" : "");
+      wins |= a.beatsChance();
+    }
+    out.println("             (linking: reads credited to the " + perHome.size() + " main positions the run refreshed,"
+        + " following each holding slot to the block whose refresh or update read it)");
+    return wins;
   }
 
   /**
