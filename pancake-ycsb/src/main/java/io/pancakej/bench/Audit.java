@@ -34,7 +34,9 @@ import picocli.CommandLine.Option;
  * trace the run phase into its own file (as bin/bench does), or skip the load phase's lines.
  * DetWoORAM is the exception: it hides writes and not reads, and its writes go to positions set
  * by a write counter rather than read-modify-write of the key's label; audit them with
- * {@code --ops W} (bin/bench does both for it).
+ * {@code --ops W} (bin/bench does both for it). Its R audit adds a linking attack
+ * ({@link DetWoOramLinks}): per-label counts blur a hot key whose copies move through holding
+ * slots, but the store can follow them.
  */
 @Command(name = "audit", mixinStandardHelpOptions = true,
     description = "Audits a transcript: label-access uniformity and a frequency-analysis attack.")
