@@ -2,6 +2,7 @@ package io.pancakej.detworam;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -39,7 +40,8 @@ import io.pancakej.store.Stores;
  * {@code s mod M} and main blocks {@code (s*k + j) mod N} refreshed with their newest versions,
  * s being the write counter. The positions written depend on the counter only. A get reads the
  * one block the position map names, so the store sees which positions are read and how often.
- * Operations on absent keys touch no block at all. See docs/detworam.md.
+ * An operation on an absent key reads one uniformly random main block and writes nothing, so a
+ * get looks the same whether or not its key exists. See docs/detworam.md.
  *
  * <p><b>Thread safety.</b> One lock serializes all operations (as in Path ORAM): a write moves
  * the shared write counter and position map. Concurrent callers are safe and linearizable.
@@ -76,6 +78,7 @@ public final class DetWoOramClient implements KvClient {
   private static final System.Logger LOG = System.getLogger(DetWoOramClient.class.getName());
 
   private final ReentrantLock lock = new ReentrantLock();
+  private final SecureRandom random = new SecureRandom();
   private final AtomicBoolean open = new AtomicBoolean(true);
   private final KvStore store;
   private final String storeName;
@@ -310,6 +313,7 @@ public final class DetWoOramClient implements KvClient {
       ready();
       int id = map.idOf(key);
       if (id < 0) {
+        readRandomMainBlock();
         return Optional.empty();
       }
       byte[] label = positionLabel(id);
@@ -352,6 +356,7 @@ public final class DetWoOramClient implements KvClient {
       ready();
       int id = map.idOf(key);
       if (id < 0) {
+        readRandomMainBlock();
         return false;
       }
       writeStep(id, key, true, current -> {
@@ -376,6 +381,7 @@ public final class DetWoOramClient implements KvClient {
       ready();
       int id = map.idOf(key);
       if (id < 0) {
+        readRandomMainBlock();
         return false;
       }
       writeStep(id, key, false, current -> null);
@@ -418,6 +424,22 @@ public final class DetWoOramClient implements KvClient {
       store.multiPut(pendingLabels, pendingValues);
       pendingLabels = List.of();
       pendingValues = List.of();
+    }
+  }
+
+  /**
+   * What an operation on an absent key does: read one uniformly random main block (and check it),
+   * so that the store sees one read, as for a present key's get, and an outage fails it.
+   */
+  private void readRandomMainBlock() {
+    int i = random.nextInt(map.capacity);
+    byte[] label = labels.main(i);
+    BlockCodec.Block blk = codec.open(label, store.multiGet(List.of(label)).get(0), "main block " + i);
+    long expected = schedule.lastMainWrite(i, steps);
+    if (blk.step() != expected || blk.id() != i) {
+      throw new IntegrityException("main block " + i + " holds block " + blk.id() + " of write " + blk.step()
+          + ", expected block " + i + " of write " + expected + ": the store was rolled back or modified, or the"
+          + " state file is older than the store");
     }
   }
 

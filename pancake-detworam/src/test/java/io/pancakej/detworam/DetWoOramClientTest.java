@@ -192,16 +192,33 @@ class DetWoOramClientTest {
   }
 
   @Test
-  void operationsOnAbsentKeys_touchNoBlock_andWriteNothing() {
+  void operationsOnAbsentKeys_readOneMainBlock_andWriteNothing() {
     RecordingStore store = new RecordingStore(new MemoryStore());
-    try (DetWoOramClient c = small(dir, 4, 4).store(store).build()) {
-      store.clear();
-      assertFalse(c.update(key(1), cur -> cur));
-      assertFalse(c.delete(key(1)));
-      assertFalse(c.get(key(1)).isPresent());
-      assertTrue(store.ops().isEmpty(), "absent keys have no position: " + store.ops().size() + " store calls");
-      assertEquals(0, c.stats().writes());
-      assertEquals(0, c.stats().keys());
+    Labels labels = new Labels(MASTER.derive(Labels.PURPOSE));
+    java.util.Set<ByteBuffer> mainLabels = new java.util.HashSet<>();
+    for (int i = 0; i < 16; i++) {
+      mainLabels.add(ByteBuffer.wrap(labels.main(i)));
+    }
+    java.util.Set<ByteBuffer> seen = new java.util.HashSet<>();
+    try (DetWoOramClient c = small(dir, 16, 16).store(store).build()) {
+      c.put(key(0), new byte[] {1});
+      for (int round = 0; round < 50; round++) {
+        store.clear();
+        assertFalse(c.update(key(1), cur -> cur));
+        assertFalse(c.delete(key(1)));
+        assertFalse(c.get(key(1)).isPresent());
+        List<RecordingStore.Op> ops = store.ops();
+        assertEquals(3, ops.size(), "one store call per operation");
+        for (RecordingStore.Op op : ops) {
+          assertEquals(RecordingStore.Kind.GET, op.kind(), "an absent key writes nothing");
+          assertEquals(1, op.labels().size());
+          assertTrue(mainLabels.contains(ByteBuffer.wrap(op.labels().get(0))), "a main block is read");
+          seen.add(ByteBuffer.wrap(op.labels().get(0)));
+        }
+      }
+      assertEquals(1, c.stats().writes());
+      assertEquals(1, c.stats().keys());
+      assertTrue(seen.size() > 8, "the block read is drawn at random: " + seen.size() + " of 16 seen");
     }
   }
 
