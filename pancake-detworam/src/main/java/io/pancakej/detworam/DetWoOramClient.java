@@ -2,9 +2,7 @@ package io.pancakej.detworam;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -16,7 +14,6 @@ import java.util.function.UnaryOperator;
 
 import io.pancakej.CapacityException;
 import io.pancakej.ConfigException;
-import io.pancakej.IntegrityException;
 import io.pancakej.KvClient;
 import io.pancakej.PancakeConfig;
 import io.pancakej.StateException;
@@ -32,7 +29,7 @@ import io.pancakej.store.Stores;
  * baseline next to PANCAKE and Path ORAM. The store holds N main blocks (one per logical block,
  * N = capacity) and M holding slots, each one store entry sealed with AES-GCM (label as
  * associated data, fresh nonce on every write, one fixed size). The key binding and the position
- * map stay in this process.
+ * map stay in this process; the write step, reads and replay are in the package-private {@code Engine}.
  *
  * <p><b>Writes are oblivious, reads are not.</b> Every put, update and delete of a present key is
  * one logical write: one multi-get of the k = ceil(N/M) refresh sources (plus, for an update, the
@@ -73,30 +70,22 @@ public final class DetWoOramClient implements KvClient {
   /** Largest N and M. */
   public static final int MAX_CAPACITY = 1 << 28;
 
-  /** Blocks per multi-put while initializing the store. */
-  private static final int INIT_CHUNK = 512;
   private static final System.Logger LOG = System.getLogger(DetWoOramClient.class.getName());
 
   private final ReentrantLock lock = new ReentrantLock();
-  private final SecureRandom random = new SecureRandom();
   private final AtomicBoolean open = new AtomicBoolean(true);
   private final KvStore store;
   private final String storeName;
   private final Path stateDir;
   private final Aead stateAead;
   private final Schedule schedule;
-  private final Labels labels;
-  private final BlockCodec codec;
   private final PositionMap map;
+  private final Engine engine;
   private final int keySize;
   private final int valueSize;
   private final long checkpointEvery;
-  private long steps;
   private long reads;
   private long savedAt;
-  private boolean recovering;
-  private List<byte[]> pendingLabels = List.of();
-  private List<byte[]> pendingValues = List.of();
 
   private DetWoOramClient(Builder b, KvStore store) {
     this.store = store;
@@ -117,7 +106,7 @@ public final class DetWoOramClient implements KvClient {
       master = MasterKey.loadOrCreate(keyFile);
     }
     Aead blockAead = new Aead(master.derive("pancake-j detworam blocks v1"));
-    this.labels = new Labels(master.derive(Labels.PURPOSE));
+    Labels labels = new Labels(master.derive(Labels.PURPOSE));
     this.stateAead = new Aead(master.derive(StateFile.KEY_PURPOSE));
     if (exists) {
       StateFile.Snapshot s = StateFile.read(b.stateDir, stateAead);
@@ -134,24 +123,28 @@ public final class DetWoOramClient implements KvClient {
       this.valueSize = s.valueSize();
       this.map = s.map();
       this.schedule = new Schedule(map.capacity, s.holdingSlots());
-      this.steps = s.steps();
       this.reads = s.reads();
-      this.savedAt = steps;
-      this.pendingLabels = s.pendingLabels();
-      this.pendingValues = s.pendingValues();
-      this.codec = new BlockCodec(blockAead, keySize, valueSize);
+      this.savedAt = s.steps();
+      this.engine = new Engine(store, schedule, labels, new BlockCodec(blockAead, keySize, valueSize), map,
+          s.steps(), s.pendingLabels(), s.pendingValues());
       this.checkpointEvery = Math.max(1, schedule.holdingSlots / 2);
-      flushPending();
-      recover();
+      engine.flushPending();
+      long replayed = engine.replay(stateDir);
+      if (replayed > 0) {
+        LOG.log(System.Logger.Level.INFO, "detworam: replayed {0} writes the store held beyond the saved state",
+            replayed);
+        saveState();
+      }
     } else {
       this.keySize = b.keySize != null ? b.keySize : DEFAULT_KEY_SIZE;
       this.valueSize = b.valueSize != null ? b.valueSize : DEFAULT_VALUE_SIZE;
       int holding = b.holding != null ? b.holding : b.capacity;
       this.schedule = new Schedule(b.capacity, holding);
       this.map = new PositionMap(b.capacity, holding);
-      this.codec = new BlockCodec(blockAead, keySize, valueSize);
+      this.engine = new Engine(store, schedule, labels, new BlockCodec(blockAead, keySize, valueSize), map, 0,
+          List.of(), List.of());
       this.checkpointEvery = Math.max(1, holding / 2);
-      initializeStore();
+      engine.initialize();
       saveState();
     }
   }
@@ -188,77 +181,6 @@ public final class DetWoOramClient implements KvClient {
     if (configured != null && configured != stored) {
       throw new StateException("the DetWoORAM state was created with " + property + "=" + stored
           + " but " + configured + " is configured; the store's layout cannot change after load");
-    }
-  }
-
-  /** Writes every main block and holding slot, empty and freshly encrypted, in chunks. */
-  private void initializeStore() {
-    long total = (long) schedule.mainBlocks + schedule.holdingSlots;
-    boolean verbose = total > 100_000;
-    int decile = 1;
-    List<byte[]> chunkLabels = new ArrayList<>(INIT_CHUNK);
-    List<byte[]> chunkValues = new ArrayList<>(INIT_CHUNK);
-    for (long n = 0; n < total; n++) {
-      boolean main = n < schedule.mainBlocks;
-      int index = (int) (main ? n : n - schedule.mainBlocks);
-      byte[] label = main ? labels.main(index) : labels.holding(index);
-      chunkLabels.add(label);
-      chunkValues.add(codec.seal(label, main ? index : PositionMap.NONE, Schedule.INIT, null, null));
-      if (chunkLabels.size() == INIT_CHUNK || n == total - 1) {
-        store.multiPut(chunkLabels, chunkValues);
-        chunkLabels.clear();
-        chunkValues.clear();
-      }
-      if (verbose && (n + 1) * 10 >= total * decile) {
-        LOG.log(System.Logger.Level.INFO, "detworam: initialized {0} of {1} blocks ({2}%)", n + 1, total, decile * 10);
-        decile++;
-      }
-    }
-  }
-
-  /**
-   * Replays the writes the store holds beyond the saved state (a crash after the last save):
-   * holding slot {@code steps mod M} sealed by write {@code steps} names the block, key and value
-   * that write stored; redoing the write step with them restores the position map and rewrites
-   * whatever part of the step a non-atomic store may have missed.
-   */
-  private void recover() {
-    long from = steps;
-    recovering = true;
-    try {
-      while (steps - from < schedule.holdingSlots) {
-        int slot = schedule.holdingSlot(steps);
-        byte[] label = labels.holding(slot);
-        BlockCodec.Block blk = codec.open(label, store.get(label), "holding slot " + slot);
-        if (blk.step() < steps) {
-          break;
-        }
-        if (blk.step() > steps || blk.id() < 0 || blk.id() >= map.capacity) {
-          throw new StateException("the store holds writes up to step " + blk.step() + " but the DetWoORAM state in "
-              + stateDir + " was saved at step " + steps + ", too far back to replay (at most M - 1 = "
-              + (schedule.holdingSlots - 1) + " writes): restore the state directory that belongs to this store");
-        }
-        int id = blk.id();
-        if (blk.live()) {
-          int bound = map.idOf(blk.key());
-          if (map.keyOf[id] == null && bound < 0) {
-            writeStep(id, blk.key(), false, current -> blk.value());
-            continue;
-          }
-          if (bound != id) {
-            throw new IntegrityException("replaying write " + steps + ": its key is bound to block " + bound
-                + ", not " + id + "; the store or the state file was modified");
-          }
-        }
-        writeStep(id, map.keyOf[id], false, current -> blk.value());
-      }
-    } finally {
-      recovering = false;
-    }
-    if (steps > from) {
-      LOG.log(System.Logger.Level.INFO, "detworam: replayed {0} writes the store held beyond the saved state",
-          steps - from);
-      saveState();
     }
   }
 
@@ -313,13 +235,12 @@ public final class DetWoOramClient implements KvClient {
       ready();
       int id = map.idOf(key);
       if (id < 0) {
-        readRandomMainBlock();
+        engine.readRandomMainBlock();
         return Optional.empty();
       }
-      byte[] label = positionLabel(id);
-      BlockCodec.Block blk = openAt(id, label, store.multiGet(List.of(label)).get(0));
+      byte[] value = engine.read(id);
       reads++;
-      return Optional.of(blk.value());
+      return Optional.of(value);
     } finally {
       lock.unlock();
     }
@@ -341,7 +262,7 @@ public final class DetWoOramClient implements KvClient {
         }
         id = map.nextFreeId();
       }
-      writeStep(id, key, false, current -> copy);
+      write(id, key, false, current -> copy);
     } finally {
       lock.unlock();
     }
@@ -356,10 +277,10 @@ public final class DetWoOramClient implements KvClient {
       ready();
       int id = map.idOf(key);
       if (id < 0) {
-        readRandomMainBlock();
+        engine.readRandomMainBlock();
         return false;
       }
-      writeStep(id, key, true, current -> {
+      write(id, key, true, current -> {
         byte[] next = merge.apply(current.clone());
         if (next == null) {
           throw new IllegalArgumentException("merge must not return null");
@@ -381,10 +302,10 @@ public final class DetWoOramClient implements KvClient {
       ready();
       int id = map.idOf(key);
       if (id < 0) {
-        readRandomMainBlock();
+        engine.readRandomMainBlock();
         return false;
       }
-      writeStep(id, key, false, current -> null);
+      write(id, key, false, current -> null);
       return true;
     } finally {
       lock.unlock();
@@ -416,155 +337,15 @@ public final class DetWoOramClient implements KvClient {
     if (!open.get()) {
       throw new IllegalStateException("DetWoORAM client is closed");
     }
-    flushPending();
+    engine.flushPending();
   }
 
-  private void flushPending() {
-    if (!pendingLabels.isEmpty()) {
-      store.multiPut(pendingLabels, pendingValues);
-      pendingLabels = List.of();
-      pendingValues = List.of();
-    }
-  }
-
-  /**
-   * What an operation on an absent key does: read one uniformly random main block (and check it),
-   * so that the store sees one read, as for a present key's get, and an outage fails it.
-   */
-  private void readRandomMainBlock() {
-    int i = random.nextInt(map.capacity);
-    byte[] label = labels.main(i);
-    BlockCodec.Block blk = codec.open(label, store.multiGet(List.of(label)).get(0), "main block " + i);
-    long expected = schedule.lastMainWrite(i, steps);
-    if (blk.step() != expected || blk.id() != i) {
-      throw new IntegrityException("main block " + i + " holds block " + blk.id() + " of write " + blk.step()
-          + ", expected block " + i + " of write " + expected + ": the store was rolled back or modified, or the"
-          + " state file is older than the store");
-    }
-  }
-
-  /** Label of the position holding block {@code id}'s newest copy. */
-  private byte[] positionLabel(int id) {
-    int slot = map.where[id];
-    return slot == PositionMap.MAIN ? labels.main(id) : labels.holding(slot);
-  }
-
-  /**
-   * Opens block {@code id}'s newest copy read from {@link #positionLabel}, checking that it is
-   * the copy the schedule last wrote there, of this block, and live exactly when a key is bound.
-   */
-  private BlockCodec.Block openAt(int id, byte[] label, byte[] sealed) {
-    int slot = map.where[id];
-    boolean main = slot == PositionMap.MAIN;
-    String where = main ? "main block " + id : "holding slot " + slot + " (block " + id + ")";
-    BlockCodec.Block blk = codec.open(label, sealed, where);
-    long expected = main ? schedule.lastMainWrite(id, steps) : schedule.lastHoldingWrite(slot, steps);
-    if (blk.step() != expected || blk.id() != id) {
-      throw new IntegrityException(where + " holds block " + blk.id() + " of write " + blk.step() + ", expected block "
-          + id + " of write " + expected + ": the store was rolled back or modified, or the state file is older"
-          + " than the store");
-    }
-    byte[] key = map.keyOf[id];
-    if (blk.live() != (key != null) || (key != null && !Arrays.equals(key, blk.key()))) {
-      throw new IntegrityException(where + " does not hold the key the position map binds to block " + id
-          + ": the store or the state file was modified");
-    }
-    return blk;
-  }
-
-  /**
-   * One logical write of block {@code id}: reads the refresh sources (and, if {@code readCurrent},
-   * the block's newest copy) in one multi-get, computes the new value ({@code next}, null = a
-   * tombstone), then seals it into the next holding slot and the refreshed main blocks in one
-   * multi-put. If {@code next} throws, nothing is written and nothing changes.
-   */
-  private void writeStep(int id, byte[] key, boolean readCurrent, UnaryOperator<byte[]> next) {
-    long s = steps;
-    int slot = schedule.holdingSlot(s);
-    int[] targets = schedule.refreshedBy(s);
-    byte[] current = null;
-    byte[][] refreshed;
-    if (recovering) {
-      refreshed = replayedRefreshes(targets, s);
-    } else {
-      List<byte[]> readLabels = new ArrayList<>(targets.length + 1);
-      if (readCurrent) {
-        readLabels.add(positionLabel(id));
-      }
-      for (int i : targets) {
-        readLabels.add(positionLabel(i));
-      }
-      List<byte[]> sealed = store.multiGet(readLabels);
-      int offset = readCurrent ? 1 : 0;
-      current = readCurrent ? openAt(id, readLabels.get(0), sealed.get(0)).value() : null;
-      refreshed = new byte[targets.length][];
-      for (int j = 0; j < targets.length; j++) {
-        refreshed[j] = openAt(targets[j], readLabels.get(offset + j), sealed.get(offset + j)).value();
-      }
-    }
-    byte[] value = next.apply(current);
-    byte[] newKey = value == null ? null : key;
-
-    List<byte[]> outLabels = new ArrayList<>(targets.length + 1);
-    List<byte[]> outValues = new ArrayList<>(targets.length + 1);
-    byte[] holdingLabel = labels.holding(slot);
-    outLabels.add(holdingLabel);
-    outValues.add(codec.seal(holdingLabel, id, s, newKey, value));
-    for (int j = 0; j < targets.length; j++) {
-      int i = targets[j];
-      byte[] mainLabel = labels.main(i);
-      outLabels.add(mainLabel);
-      if (i == id) {
-        outValues.add(codec.seal(mainLabel, i, s, newKey, value));
-      } else {
-        outValues.add(codec.seal(mainLabel, i, s, map.keyOf[i], refreshed[j]));
-      }
-    }
-
-    // commit at the proxy, then send: a failed multi-put is sent again before anything else
-    if (value == null && map.keyOf[id] != null) {
-      map.unbind(id);
-    } else if (value != null && map.keyOf[id] == null) {
-      map.bind(key, id);
-    }
-    map.moveToHolding(id, slot);
-    for (int i : targets) {
-      map.moveToMain(i);
-    }
-    steps = s + 1;
-    pendingLabels = outLabels;
-    pendingValues = outValues;
-    flushPending();
-    if (!recovering && steps - savedAt >= checkpointEvery) {
+  /** One logical write (see {@link Engine#write}), then a state checkpoint every max(1, M/2) writes. */
+  private void write(int id, byte[] key, boolean readCurrent, UnaryOperator<byte[]> next) {
+    engine.write(id, key, readCurrent, next);
+    if (engine.steps() - savedAt >= checkpointEvery) {
       saveState();
     }
-  }
-
-  /**
-   * The values of the blocks write {@code s} refreshes, while replaying it: a main block the
-   * store already holds from write {@code s} carries its value (its source may since have been
-   * overwritten by a later write the store also holds); otherwise write {@code s} is the last,
-   * partial one, and its sources are intact (a holding slot read by write s was sealed after
-   * write s - M, so is overwritten only after write s).
-   */
-  private byte[][] replayedRefreshes(int[] targets, long s) {
-    List<byte[]> mainLabels = new ArrayList<>(targets.length);
-    for (int i : targets) {
-      mainLabels.add(labels.main(i));
-    }
-    List<byte[]> sealed = store.multiGet(mainLabels);
-    byte[][] values = new byte[targets.length][];
-    for (int j = 0; j < targets.length; j++) {
-      int i = targets[j];
-      BlockCodec.Block blk = codec.open(mainLabels.get(j), sealed.get(j), "main block " + i);
-      if (blk.step() == s && blk.id() == i) {
-        values[j] = blk.value();
-      } else {
-        byte[] label = positionLabel(i);
-        values[j] = openAt(i, label, store.get(label)).value();
-      }
-    }
-    return values;
   }
 
   // ---------------------------------------------------------------- stats, state, close
@@ -584,7 +365,7 @@ public final class DetWoOramClient implements KvClient {
   public Stats stats() {
     lock.lock();
     try {
-      return new Stats(steps, reads, map.capacity, schedule.holdingSlots, schedule.refreshesPerWrite, map.size());
+      return new Stats(engine.steps(), reads, map.capacity, schedule.holdingSlots, schedule.refreshesPerWrite, map.size());
     } finally {
       lock.unlock();
     }
@@ -620,8 +401,8 @@ public final class DetWoOramClient implements KvClient {
 
   private void saveState() {
     StateFile.write(stateDir, stateAead, new StateFile.Snapshot(schedule.holdingSlots, valueSize, keySize,
-        storeName, steps, reads, map, pendingLabels, pendingValues));
-    savedAt = steps;
+        storeName, engine.steps(), reads, map, engine.pendingLabels(), engine.pendingValues()));
+    savedAt = engine.steps();
   }
 
   /**
@@ -634,7 +415,7 @@ public final class DetWoOramClient implements KvClient {
       lock.lock();
       try {
         try {
-          flushPending();
+          engine.flushPending();
         } catch (StoreException e) {
           LOG.log(System.Logger.Level.WARNING, "detworam: a failed write is kept in the state file: " + e.getMessage());
         }
