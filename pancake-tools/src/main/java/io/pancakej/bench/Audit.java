@@ -32,6 +32,11 @@ import picocli.CommandLine.Option;
  * the access frequency and writes would only double-count them. The load phase writes each label
  * once whatever the distribution, which dilutes nothing for reads but is a different experiment:
  * trace the run phase into its own file (as bin/bench does), or skip the load phase's lines.
+ * DetWoORAM is the exception: it hides writes and not reads, and its writes go to positions set
+ * by a write counter rather than read-modify-write of the key's label; audit them with
+ * {@code --ops W} (bin/bench does both for it). Its R audit adds a linking attack
+ * ({@link DetWoOramLinks}): per-label counts blur a hot key whose copies move through holding
+ * slots, but the store can follow them.
  */
 @Command(name = "audit", mixinStandardHelpOptions = true,
     description = "Audits a transcript: label-access uniformity and a frequency-analysis attack.")
@@ -43,7 +48,7 @@ public final class Audit implements Callable<Integer> {
       description = "true key distribution: weight<TAB>key lines (bin/distribution writes one for a YCSB workload)")
   Path distribution;
 
-  @Option(names = "--scheme", required = true, description = "insecure, encrypted, pancake or pathoram (for the ground truth)")
+  @Option(names = "--scheme", required = true, description = "insecure, encrypted, pancake, pathoram or detworam (for the ground truth)")
   String scheme;
 
   @Option(names = "--state-dir", description = "the scheme's pancake.state.dir (master key; pancake's state.bin)")
@@ -193,6 +198,10 @@ public final class Audit implements Callable<Integer> {
           + " so non-uniformity across all buckets is expected and is not a leak of keys)");
       leak = false;
     }
+    if ("detworam".equalsIgnoreCase(scheme)) {
+      out.println("             (DetWoORAM hides writes, not reads: --ops W audits what it hides, its write positions;"
+          + " the R lines are its reads, which fetch the one block holding the key)");
+    }
 
     List<AuditStats.AttackResult> attack = AuditStats.attack(all, truth.owner(), keys, top);
     boolean attackWins = false;
@@ -207,6 +216,9 @@ public final class Audit implements Callable<Integer> {
           a.k(), a.recovered(), a.k(), a.chance(), a.pValue(), a.beatsChance() ? "  BEYOND CHANCE" : "");
       attackWins |= a.beatsChance();
     }
+    if ("detworam".equalsIgnoreCase(scheme) && ops.toUpperCase(Locale.ROOT).contains("R") && skipLines == 0) {
+      attackWins |= linkingAttack(truth, keys);
+    }
     if ("pathoram".equalsIgnoreCase(scheme) && !attackWins) {
       out.println("verdict      no key leakage detected: bucket labels belong to no key and every access reads one uniformly random path");
     } else if (leak || attackWins) {
@@ -219,6 +231,26 @@ public final class Audit implements Callable<Integer> {
       timeline(accesses, universe, universeIndex, truth, keys);
     }
     return 0;
+  }
+
+  /**
+   * DetWoORAM only: the frequency attack on reads credited to main positions through the links
+   * the store sees (refresh and update reads, {@link DetWoOramLinks}), instead of per label.
+   */
+  private boolean linkingAttack(GroundTruth truth, List<String> keys) throws IOException {
+    Map<String, Long> perHome = DetWoOramLinks.readsPerHome(transcript);
+    if (perHome.isEmpty()) {
+      return false;
+    }
+    boolean wins = false;
+    for (AuditStats.AttackResult a : AuditStats.attack(perHome, truth.owner(), keys, top)) {
+      out.printf(Locale.ROOT, "linking      top-%-5d recovered %5d of %-5d  (chance %.3f, p = %.3g)%s%n",
+          a.k(), a.recovered(), a.k(), a.chance(), a.pValue(), a.beatsChance() ? "  BEYOND CHANCE" : "");
+      wins |= a.beatsChance();
+    }
+    out.println("             (linking: reads credited to the " + perHome.size() + " main positions the run refreshed,"
+        + " following each holding slot to the block whose refresh or update read it)");
+    return wins;
   }
 
   /**

@@ -36,7 +36,7 @@ import redis.clients.jedis.Jedis;
  * it ({@code bin/audit}); {@code --sensitivity} adds the UpdateCache and batch-size experiments.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Runs YCSB workloads for insecure, encrypted, pancake and pathoram side by side; "
+    description = "Runs YCSB workloads for insecure, encrypted, pancake, pathoram and detworam side by side; "
         + "writes a table, a CSV and charts.")
 public class Bench implements Callable<Integer> {
   static final Map<String, String> BINDINGS = Bindings.BY_SCHEME;
@@ -57,7 +57,7 @@ public class Bench implements Callable<Integer> {
   int fieldLength;
   @Option(names = "--value-size", description = "pancake.value.size (padded value size); default: fits 10 fields of --field-length")
   Integer valueSize;
-  @Option(names = "--schemes", split = ",", defaultValue = "insecure,encrypted,pancake,pathoram")
+  @Option(names = "--schemes", split = ",", defaultValue = "insecure,encrypted,pancake,pathoram,detworam")
   List<String> schemes;
   @Option(names = "--workloads", split = ",", defaultValue = "a,c", description = "workloads/workload<x> files (default ${DEFAULT-VALUE})")
   List<String> workloads;
@@ -370,6 +370,15 @@ public class Bench implements Callable<Integer> {
       int rc = new CommandLine(new Audit(ps)).execute("--scheme", scheme, "--transcript",
           dir.resolve("run.trace").toString(), "--distribution", dist.toString(), "--state-dir",
           dir.resolve("state").toString());
+      if (rc == 0 && scheme.equals("detworam") && hasWrites(dir.resolve("run.trace"))) {
+        // what DetWoORAM hides is its write positions: audit the W lines too
+        ps.println();
+        ps.println("$ bin/audit --scheme " + scheme + " --ops W --transcript <run.trace> --distribution <distribution-"
+            + w + ".tsv> --state-dir <state>");
+        rc = new CommandLine(new Audit(ps)).execute("--scheme", scheme, "--ops", "W", "--transcript",
+            dir.resolve("run.trace").toString(), "--distribution", dist.toString(), "--state-dir",
+            dir.resolve("state").toString());
+      }
       if (rc != 0) {
         log.println("bench: audit of " + scheme + " failed (exit " + rc + ")");
       }
@@ -380,6 +389,13 @@ public class Bench implements Callable<Integer> {
       log.print(Files.readString(file));
     } catch (IOException e) {
       // already reported
+    }
+  }
+
+  /** Whether a transcript has a W line (a read-only workload has none). */
+  private static boolean hasWrites(Path trace) throws IOException {
+    try (Stream<String> lines = Files.lines(trace)) {
+      return lines.anyMatch(l -> l.startsWith("W "));
     }
   }
 

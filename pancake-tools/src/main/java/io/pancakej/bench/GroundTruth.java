@@ -14,6 +14,7 @@ import java.util.Set;
 import io.pancakej.ConfigException;
 import io.pancakej.baseline.EncryptedClient;
 import io.pancakej.crypto.MasterKey;
+import io.pancakej.detworam.DetWoOramClient;
 import io.pancakej.crypto.Prf;
 import io.pancakej.state.ProxyState;
 import io.pancakej.state.StateDirectory;
@@ -28,7 +29,7 @@ record GroundTruth(Set<String> labels, Map<String, String> owner) {
   /** The engine's label PRF purpose and input encoding (Proxy.label). */
   static final String PANCAKE_LABEL_PURPOSE = "pancake-j label prf v1";
 
-  /** For scheme {@code insecure}, {@code encrypted}, {@code pancake} or {@code pathoram}. */
+  /** For scheme {@code insecure}, {@code encrypted}, {@code pancake}, {@code pathoram} or {@code detworam}. */
   static GroundTruth of(String scheme, Collection<String> keys, Path stateDir, Path keyFile) {
     switch (scheme.toLowerCase(Locale.ROOT)) {
       case "insecure":
@@ -40,8 +41,11 @@ record GroundTruth(Set<String> labels, Map<String, String> owner) {
       case "pathoram":
         // bucket labels belong to no key: the attack can recover nothing
         return new GroundTruth(Set.of(), Map.of());
+      case "detworam":
+        return detworam(stateDir, MasterKey.load(keyFile(stateDir, keyFile, scheme)));
       default:
-        throw new ConfigException("unknown scheme '" + scheme + "'; expected insecure, encrypted, pancake or pathoram");
+        throw new ConfigException("unknown scheme '" + scheme
+            + "'; expected insecure, encrypted, pancake, pathoram or detworam");
     }
   }
 
@@ -71,6 +75,28 @@ record GroundTruth(Set<String> labels, Map<String, String> owner) {
       owner.put(HEX.formatHex(EncryptedClient.labelOf(masterKey, k.getBytes(StandardCharsets.UTF_8))), k);
     }
     return new GroundTruth(new LinkedHashSet<>(owner.keySet()), owner);
+  }
+
+  /**
+   * Every main-area and holding-slot label of a closed DetWoORAM; a key owns its main block and,
+   * if its last write had not been refreshed when the state was saved, that write's holding slot.
+   */
+  static GroundTruth detworam(Path stateDir, MasterKey masterKey) {
+    if (stateDir == null) {
+      throw new ConfigException("scheme detworam needs --state-dir");
+    }
+    DetWoOramClient.LabelOwners owners = DetWoOramClient.labelOwners(stateDir, masterKey);
+    Set<String> labels = new LinkedHashSet<>();
+    Map<String, String> owner = new HashMap<>();
+    for (int i = 0; i < owners.labels().size(); i++) {
+      String label = HEX.formatHex(owners.labels().get(i));
+      labels.add(label);
+      byte[] key = owners.keys().get(i);
+      if (key != null) {
+        owner.put(label, new String(key, StandardCharsets.UTF_8));
+      }
+    }
+    return new GroundTruth(labels, owner);
   }
 
   /**

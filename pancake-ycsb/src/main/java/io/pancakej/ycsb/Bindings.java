@@ -18,6 +18,7 @@ public final class Bindings {
     m.put("encrypted", EncryptedBinding.class.getName());
     m.put("pancake", PancakeBinding.class.getName());
     m.put("pathoram", PathOramBinding.class.getName());
+    m.put("detworam", DetWoOramBinding.class.getName());
     BY_SCHEME = Collections.unmodifiableMap(m);
   }
 
@@ -36,7 +37,7 @@ public final class Bindings {
     return c;
   }
 
-  /** The scheme names for messages: {@code insecure, encrypted, pancake or pathoram}. */
+  /** The scheme names for messages: {@code insecure, encrypted, pancake, pathoram or detworam}. */
   public static String names() {
     String all = String.join(", ", BY_SCHEME.keySet());
     int last = all.lastIndexOf(", ");

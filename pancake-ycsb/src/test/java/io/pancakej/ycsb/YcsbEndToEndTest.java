@@ -37,6 +37,7 @@ class YcsbEndToEndTest {
     BINDINGS.put("encrypted", EncryptedBinding.class.getName());
     BINDINGS.put("pancake", PancakeBinding.class.getName());
     BINDINGS.put("pathoram", PathOramBinding.class.getName());
+    BINDINGS.put("detworam", DetWoOramBinding.class.getName());
   }
 
   static final String[] STORES = {"rocksdb", "redis", "redis-cluster"};

@@ -1,0 +1,24 @@
+package io.pancakej.detworam;
+
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.io.TempDir;
+
+import io.pancakej.KvClient;
+import io.pancakej.store.MemoryStore;
+import io.pancakej.testing.KvClientContractTest;
+
+/** The client contract PANCAKE, Path ORAM, encrypted and insecure pass, on DetWoORAM (M = N). */
+class DetWoOramContractTest extends KvClientContractTest {
+  @TempDir
+  Path dir;
+  private final AtomicInteger opened = new AtomicInteger();
+
+  @Override
+  protected KvClient newClient() {
+    return DetWoOramClient.builder().stateDir(dir.resolve("state" + opened.incrementAndGet())).capacity(2000)
+        .store(new MemoryStore()).build();
+  }
+
+}
