@@ -119,6 +119,10 @@ class SpareCapacityTest {
       assertTrue(proxy.delete(key(0)));
       ProxyCorrectnessTest.quiesce(proxy);
       proxy.get(key(1)); // gives the slot back if the last request still held it
+      // the log writer frees it, after the deletion's record (asynchronously: wait a little)
+      for (int i = 0; i < 500 && proxy.slotOf(key(0)) >= 0; i++) {
+        Thread.sleep(10);
+      }
       assertTrue(proxy.slotOf(key(0)) < 0, "the deleted key's slot is free again");
 
       double[] rest = weights.clone();

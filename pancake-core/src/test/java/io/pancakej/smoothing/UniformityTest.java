@@ -77,9 +77,16 @@ class UniformityTest {
       for (int t = 0; t < THREADS; t++) {
         int start = t;
         futures.add(pool.submit(() -> {
+          // 16 requests in flight per thread (the asynchronous API): the clock's ticks fill up
+          List<java.util.concurrent.CompletableFuture<java.util.Optional<byte[]>>> inFlight = new ArrayList<>();
           for (int i = start; i < REQUESTS; i += THREADS) {
-            proxy.get(key(sequence[i])).orElseThrow();
+            inFlight.add(proxy.getAsync(key(sequence[i])));
+            if (inFlight.size() == 16) {
+              inFlight.forEach(f -> f.join().orElseThrow());
+              inFlight.clear();
+            }
           }
+          inFlight.forEach(f -> f.join().orElseThrow());
         }));
       }
       for (Future<?> f : futures) {
