@@ -11,7 +11,8 @@ package io.pancakej.smoothing;
  * <p>A window asks for {@code 2 x arrivals / (B x delta)} batches per second (twice what the
  * arrivals need on average) and takes the lowest level that gives as much. A closed-loop caller
  * therefore pulls the level up (it can only send as fast as it is served), and idle time lets it
- * fall back to the floor, which keeps a blocked caller served.
+ * fall back to the floor, which keeps a blocked caller served. A window in which more than a
+ * tenth of the grid points were missed (the proxy cannot keep up) steps the level down instead.
  */
 final class EmissionRate {
   private final double floor;
@@ -23,6 +24,8 @@ final class EmissionRate {
   private long windowStart;
   private long windowRequests;
   private boolean started;
+  private long windowTicks;
+  private long windowMissed;
 
   /**
    * @param floor ticks per second at idle (one batch each)
@@ -62,10 +65,13 @@ final class EmissionRate {
   }
 
   /**
-   * Called after every tick with the clock and the running count of requests; moves the level when
-   * a window has ended. Returns true if the level changed.
+   * Called after every tick with the clock, the running count of requests and the grid points the
+   * tick before this one missed; moves the level when a window has ended (one step down instead
+   * when more than a tenth of the window's points were missed). Returns true if the level changed.
    */
-  boolean onTick(long nowNanos, long requests) {
+  boolean onTick(long nowNanos, long requests, int missedPoints) {
+    windowTicks++;
+    windowMissed += missedPoints;
     if (!started) {
       started = true;
       windowStart = nowNanos;
@@ -77,6 +83,9 @@ final class EmissionRate {
       return false;
     }
     double arrivals = (requests - windowRequests) * 1e9 / elapsed;
+    boolean overloaded = windowMissed * 10 > windowTicks + windowMissed;
+    windowTicks = 0;
+    windowMissed = 0;
     windowStart = nowNanos;
     windowRequests = requests;
     double needed = 2 * arrivals / realSlotsPerBatch;
@@ -84,7 +93,7 @@ final class EmissionRate {
     while (wanted < maxLevel && batchesAt(wanted) < needed) {
       wanted++;
     }
-    int next = Math.max(level - 1, Math.min(level + 1, wanted));
+    int next = overloaded ? Math.max(0, level - 1) : Math.max(level - 1, Math.min(level + 1, wanted));
     boolean changed = next != level;
     level = next;
     return changed;

@@ -6,13 +6,14 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
- * Sends ticks on the clock. Tick times lie on a fixed grid of the current level's period (see
- * {@link EmissionRate}); requests wait in the queue for the next tick. A tick that could not start
- * on its grid point (the thread woke late, or the previous tick ran past it) starts at once, late,
- * and the grid goes on from there: never a burst to catch up. So a call leaves at a grid point,
- * or -- when the proxy cannot keep up (overload, or cores busy with other work) -- right after the
- * previous tick, which is the only case where the work of a tick can move the next call (see
- * docs/security.md). The level moves once per window from the number of requests that arrived.
+ * Sends ticks on the clock. Tick times lie on one global grid: every level's period divides the
+ * floor's (levels are the floor times powers of two), so all grids share the origin taken when
+ * the emitter starts, and a level change never re-anchors it. A tick that cannot start on its grid
+ * point (the thread woke late, or the previous tick ran past it) waits for the next point: a call
+ * leaves only at a grid point, whatever the ticks before it served, wrote or cost. Requests wait
+ * in the queue for the next tick. The level moves once per window from the number of requests
+ * that arrived; a window in which more than a tenth of the points were missed steps it down (the
+ * proxy cannot keep up at that level), which the store learns as a coarse aggregate.
  */
 final class Emitter implements AutoCloseable {
   /** The length of a rate window. */
@@ -37,12 +38,17 @@ final class Emitter implements AutoCloseable {
     thread.start();
   }
 
+  /** True on the emitter's own thread (where a merge function runs). */
+  boolean isEmitterThread() {
+    return Thread.currentThread() == thread;
+  }
+
   /** Batches per second at the current level. */
   double batchesPerSecond() {
     return rate.batchesPerSecond();
   }
 
-  /** Ticks that started after their grid point (the proxy could not keep up). */
+  /** Grid points missed because the previous tick ran past them (or the thread woke late). */
   long lateTicks() {
     return late;
   }
@@ -52,7 +58,9 @@ final class Emitter implements AutoCloseable {
   }
 
   private void loop() {
-    long next = System.nanoTime();
+    long origin = System.nanoTime();
+    long next = origin;
+    int missed = 0;
     while (running) {
       long wait;
       while (running && (wait = next - System.nanoTime()) > 0) {
@@ -64,20 +72,18 @@ final class Emitter implements AutoCloseable {
       }
       try {
         runner.tick(rate.batchesPerTick());
-      } catch (RuntimeException e) {
+      } catch (Throwable e) {
         // the requests it served have been failed with this error; keep the schedule
       }
       ticks++;
       long now = System.nanoTime();
-      if (rate.onTick(now, requests.getAsLong())) {
-        next = now; // a new level starts its own grid
-      }
+      rate.onTick(now, requests.getAsLong(), missed);
       long period = (long) (1e9 / rate.ticksPerSecond());
-      next += period;
-      if (next < now) {
-        late++; // the next grid point has passed: start at once, late, and keep the grid from here
-        next = now;
-      }
+      // the next point of the global grid after now (a late tick's point is not sent late: skipped)
+      long following = origin + ((now - origin) / period + 1) * period;
+      missed = (int) Math.max(0, (following - next) / period - 1);
+      late += missed;
+      next = following;
     }
   }
 

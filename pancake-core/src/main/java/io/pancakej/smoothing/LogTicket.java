@@ -38,6 +38,19 @@ final class LogTicket {
     return done.isCompletedExceptionally();
   }
 
+  /** Waits up to {@code nanos} for this ticket to settle; true if it became durable. */
+  boolean awaitSettled(long nanos) {
+    try {
+      done.get(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+      return true;
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   void durable() {
     previous = null;
     done.complete(null);

@@ -35,6 +35,7 @@ final class LogWriter implements AutoCloseable {
   private record Free(int slot) implements Task {}
 
   private static final Task STOP = new Free(-1);
+  private static final System.Logger LOG = System.getLogger("io.pancakej");
 
   private final WriteAheadLog wal;
   private final IntConsumer free;
@@ -103,6 +104,8 @@ final class LogWriter implements AutoCloseable {
             position = wal.append(WriteAheadLog.WRITE, payload(w.slot(), w.value()));
             appended.add(w);
           } catch (RuntimeException e) {
+            settle(position, appended); // the records before it did reach the log
+            position = 0;
             appended.add(w);
             fail(e, appended);
           }
@@ -111,8 +114,10 @@ final class LogWriter implements AutoCloseable {
           position = 0;
           try {
             free.accept(((Free) t).slot());
-          } catch (RuntimeException e) {
-            fail(e, appended); // the slot stays bound; a reopen frees it (its deletion is in the log)
+          } catch (Throwable e) {
+            // not a log failure unless the log says so (a FREE append): the slot stays bound, and a
+            // reopen frees it (its deletion is in the log); the writes go on
+            LOG.log(System.Logger.Level.WARNING, "freeing a deleted key's slot failed: " + e);
           }
         }
       }

@@ -40,7 +40,6 @@ import io.pancakej.distribution.DistributionFile;
 import io.pancakej.state.ProxyState;
 import io.pancakej.state.StateDirectory;
 import io.pancakej.state.WriteAheadLog;
-import io.pancakej.store.CombiningStore;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
 
@@ -99,6 +98,8 @@ public final class Proxy implements AutoCloseable {
   private final Thread checkpointer;
   private final long checkpointNanos;
   final LongAdder checkpoints = new LongAdder();
+  /** Set when a new plan waits to be saved: the checkpoint thread saves it at once. */
+  private volatile boolean checkpointSoon;
   /** One checkpoint at a time: a snapshot is saved before the next one is taken. */
   private final ReentrantLock checkpointLock = new ReentrantLock();
   /** The phase the state file holds (set by every checkpoint, and by a reopen that found it current). */
@@ -132,7 +133,7 @@ public final class Proxy implements AutoCloseable {
       }
     });
     this.log = new LogWriter(wal, this::freeDeletedSlot,
-        (ticket, slot) -> cache.compute(slot, (k, e) -> e != null && e.ticket == ticket ? ticket.revertTo() : e),
+        (ticket, slot) -> cache.compute(slot, (k, e) -> e != null && e.ticket == ticket ? reverted(slot, ticket) : e),
         daemon("pancake-log"));
     this.stateId = stateId;
     this.batchSize = config.batchSize();
@@ -154,6 +155,17 @@ public final class Proxy implements AutoCloseable {
   }
 
   private final int maxBatchesPerTick;
+
+  /**
+   * What a key whose latest write the log failed goes back to: the last value that did reach the
+   * log, as a fresh entry under the current plan (no replica known to hold it: every replica is
+   * written again), or nothing if every replica already held it.
+   */
+  private UpdateCache.Entry reverted(int slot, LogTicket failed) {
+    UpdateCache.Entry to = failed.revertTo();
+    return to == null ? null
+        : new UpdateCache.Entry(to.value, versions.incrementAndGet(), phase.target.replicaCount(slot), LogTicket.DURABLE);
+  }
 
   private static java.util.concurrent.ThreadFactory daemon(String name) {
     return r -> {
@@ -825,15 +837,25 @@ public final class Proxy implements AutoCloseable {
       long seq;
       ProxyState snap;
       Phase at;
+      List<LogTicket> unsettled;
       long stamp = phaseLock.writeLock();
       try {
         snap = snapshotLocked();
+        unsettled = cache.unsettledTickets();
         seq = wal.rotate(); // records from here on go to the new file, replayed on top of the snapshot
         at = phase;
       } finally {
         phaseLock.unlockWrite(stamp);
       }
       checkpointedPhase = null; // until the save succeeds: a failed checkpoint is retried at close
+      // the snapshot holds values the log writer may still be appending to the old file: save it
+      // only once they are in the log (the old file is deleted after the save), never if one failed
+      for (LogTicket t : unsettled) {
+        if (!t.awaitSettled(java.util.concurrent.TimeUnit.SECONDS.toNanos(30))) {
+          throw new StateException("checkpoint not saved: a write in it did not reach the write-ahead log"
+              + (log.failure() == null ? " in time" : " (" + log.failure().getMessage() + ")"));
+        }
+      }
       wal.closeRetired();
       stateDir.save(snap.withWalSequence(seq), masterKey);
       WriteAheadLog.deleteBefore(stateDir.path(), seq);
@@ -868,11 +890,14 @@ public final class Proxy implements AutoCloseable {
     long next = System.nanoTime() + checkpointNanos;
     while (open.get()) {
       long wait = next - System.nanoTime();
-      if (wait > 0) {
+      if (wait > 0 && !checkpointSoon) {
         java.util.concurrent.locks.LockSupport.parkNanos(wait);
         continue;
       }
-      next += checkpointNanos;
+      if (wait <= 0) {
+        next += checkpointNanos;
+      }
+      checkpointSoon = false;
       try {
         checkpoint();
       } catch (RuntimeException e) {
@@ -1082,6 +1107,13 @@ public final class Proxy implements AutoCloseable {
       }
       throw new PancakeException("the PANCAKE client is closed");
     }
+    if (emitter.isEmitterThread()) {
+      if (keySlot >= 0) {
+        keys.release(keySlot);
+      }
+      throw new IllegalStateException("a merge function must not call the client: it runs on the thread that"
+          + " serves requests, which would wait for itself");
+    }
     requestCount.increment();
     if (keySlot >= 0 && estimator != null) {
       estimator.record(keySlot);
@@ -1101,8 +1133,13 @@ public final class Proxy implements AutoCloseable {
     keys.release(keySlot);
     // a key deleted everywhere gives its slot back once nobody refers to it
     if (cache.isDeletedEverywhere(keySlot)) {
-      freeIfUnused(keySlot);
-      dropFreedSlots();
+      try {
+        freeIfUnused(keySlot);
+        dropFreedSlots();
+      } catch (RuntimeException e) {
+        // the request itself succeeded; the slot stays bound and the next open frees it
+        LOG.log(System.Logger.Level.WARNING, "freeing a deleted key's slot failed: " + e.getMessage());
+      }
     }
   }
 
@@ -1141,15 +1178,19 @@ public final class Proxy implements AutoCloseable {
       return; // during a transition the slots wait (finishTransition calls this again)
     }
     NextEstimate needsSwaps = null;
-    long stamp = phaseLock.writeLock();
+    List<Integer> polled = new ArrayList<>();
+    ReplicaPlan installed = null;
     try {
-      if (!(phase instanceof Phase.Steady) || !open.get()) {
+      Phase seen = phase;
+      if (!(seen instanceof Phase.Steady) || !open.get()) {
         return;
       }
-      double[] estimate = phase.target.estimate.clone();
+      // the new plan is built outside the phase lock (O(n)); installing it is a pointer swap
+      double[] estimate = seen.target.estimate.clone();
       double dropped = 0;
       Integer slot;
       while ((slot = freedSlots.poll()) != null) {
+        polled.add(slot);
         if (keys.keyOf(slot) == null && estimate[slot] > 0) {
           dropped += estimate[slot];
           estimate[slot] = 0;
@@ -1158,27 +1199,36 @@ public final class Proxy implements AutoCloseable {
       if (dropped == 0 || dropped >= 1 - 1e-12) {
         return; // nothing changed, or no key is left to carry the accesses (any plan is uniform then)
       }
-      long samples = estimateSamples;
       String source = estimateSource.endsWith(", minus deleted keys") ? estimateSource
           : estimateSource + ", minus deleted keys";
-      ReplicaPlan same = phase.target.reweighted(estimate);
+      ReplicaPlan same = seen.target.reweighted(estimate);
       if (same == null) {
-        needsSwaps = new NextEstimate(estimate, samples, source);
+        needsSwaps = new NextEstimate(estimate, estimateSamples, source);
       } else {
-        phase = new Phase.Steady(same);
-        estimateSource = source;
-        if (estimator != null) {
-          estimator.reweight(same.estimate); // the window under way goes on
+        long stamp = phaseLock.writeLock();
+        try {
+          if (phase != seen) {
+            freedSlots.addAll(polled); // a plan change came first: the slots wait for the next call
+            return;
+          }
+          phase = new Phase.Steady(same);
+          estimateSource = source;
+          installed = same;
+        } finally {
+          phaseLock.unlockWrite(stamp);
         }
       }
     } finally {
-      phaseLock.unlockWrite(stamp);
       reweighting.set(false);
+    }
+    if (installed != null && estimator != null) {
+      estimator.reweight(installed.estimate); // the window under way goes on
     }
     if (needsSwaps != null) {
       startTransition(needsSwaps.estimate(), needsSwaps.samples(), needsSwaps.source());
     }
   }
+
 
   /**
    * Moves to a plan for {@code newEstimate} (paper section 5.1), learned from {@code samples}
@@ -1187,15 +1237,23 @@ public final class Proxy implements AutoCloseable {
    * estimate waits until it finishes. Returns true if a transition started.
    */
   boolean startTransition(double[] newEstimate, long samples, String source) {
-    long stamp = phaseLock.writeLock();
-    List<Integer> deleted;
-    Transition t;
-    try {
-      if (phase instanceof Transition) {
-        afterTransition = new NextEstimate(newEstimate, samples, source);
-        return false;
+    while (true) {
+      Phase seen = phase;
+      if (seen instanceof Transition) {
+        long stamp = phaseLock.writeLock();
+        try {
+          if (phase instanceof Transition) {
+            afterTransition = new NextEstimate(newEstimate, samples, source);
+            return false;
+          }
+        } finally {
+          phaseLock.unlockWrite(stamp);
+        }
+        continue;
       }
-      ReplicaPlan current = phase.target;
+      // the successor plan is built outside the phase lock (O(n)): the ticks pause only while it
+      // is installed and the UpdateCache re-expressed in its indices
+      double[] estimate = newEstimate;
       if (samples > 0) {
         // a learned estimate counts accesses to keys deleted since: their slots carry nothing now
         double[] live = newEstimate.clone();
@@ -1207,44 +1265,54 @@ public final class Proxy implements AutoCloseable {
           left += live[s];
         }
         if (left > 0) {
-          newEstimate = live;
+          estimate = live;
         }
       }
-      ReplicaPlan.Successor next = current.successor(newEstimate, random.get());
-      estimateSamples = samples;
-      estimateSource = source;
+      ReplicaPlan current = seen.target;
+      ReplicaPlan.Successor next = current.successor(estimate, random.get());
+      Transition t = next.swaps().length == 0 ? null : new Transition(current, next.plan(), next.swaps());
+      List<Integer> deleted = List.of();
+      long stamp = phaseLock.writeLock();
+      try {
+        if (phase != seen) {
+          continue; // the plan changed meanwhile: build again from the new one
+        }
+        estimateSamples = samples;
+        estimateSource = source;
+        if (t == null) {
+          phase = new Phase.Steady(next.plan());
+        } else {
+          deleted = cache.retarget(t);
+          phase = t;
+          transitions.incrementAndGet();
+        }
+      } finally {
+        phaseLock.unlockWrite(stamp);
+      }
       if (estimator != null) {
         estimator.adopt(next.plan().estimate, samples);
+        estimator.pause(t != null);
       }
-      if (next.swaps().length == 0) {
-        phase = new Phase.Steady(next.plan());
-        if (estimator != null) {
-          estimator.pause(false);
-        }
+      if (t == null) {
         return false;
       }
-      t = new Transition(current, next.plan(), next.swaps());
-      deleted = cache.retarget(t);
-      phase = t;
-      transitions.incrementAndGet();
-      if (estimator != null) {
-        estimator.pause(true);
-      }
       // the new plan must be durable before any swap reaches the store: none does (writeBack)
-      // until the next scheduled checkpoint has saved it -- a checkpoint now would pause the ticks
-      // at the moment a change was detected, which the store would see
-    } finally {
-      phaseLock.unlockWrite(stamp);
+      // until a checkpoint saved it; the checkpoint thread takes one now (its snapshot is a short
+      // pause between two ticks, at the time of the change)
+      checkpointSoon = true;
+      java.util.concurrent.locks.LockSupport.unpark(checkpointer);
+      for (int slot : deleted) {
+        freeIfUnused(slot);
+      }
+      if (eagerSwapsForTests) {
+        checkpoint();
+        Transition started = t;
+        runner.exclusive(() -> swapEagerly(started));
+      }
+      return true;
     }
-    for (int slot : deleted) {
-      freeIfUnused(slot);
-    }
-    if (eagerSwapsForTests) {
-      checkpoint();
-      runner.exclusive(() -> swapEagerly(t));
-    }
-    return true;
   }
+
 
   /**
    * The insecure alternative the paper warns against, for the uniformity test's teeth: every swap

@@ -27,41 +27,39 @@ import io.pancakej.IntegrityException;
  */
 final class TickRunner {
   private final Proxy proxy;
-  /** The write-back the last tick owes, or null. */
-  private Owed owed;
-
+  /** The write-back the last tick owes, sealed at its end (off the next call's path), or null. */
+  private Prepared prepared;
   /** What a tick read: its accesses, their labels, and what each distinct replica held (absent: damaged). */
   private record Owed(int[] replicas, List<byte[]> labels, Map<Integer, ReplicaCodec.View> views) {}
 
   /** The plaintext a replica gets on write-back, and what to record once it is stored. */
   private record WriteBack(byte[] plaintext, long version, boolean swap) {}
 
+  /** A write-back sealed under {@code phase}: one value per access, one plan entry per distinct replica. */
+  private record Prepared(Phase phase, Owed owed, List<byte[]> values, Map<Integer, WriteBack> plan) {}
+
   TickRunner(Proxy proxy) {
     this.proxy = proxy;
   }
 
   /**
-   * Runs one tick of {@code batches} batches. A failed store call fails the requests of this tick
-   * (and is thrown); the write-back owed then is dropped, which loses nothing (the UpdateCache
-   * still holds every value not known to be stored).
+   * Runs one tick of {@code batches} batches: the sealed write-back of the previous tick and this
+   * tick's reads in one call, then serving, then sealing this tick's write-back for the next call
+   * (so the work between a grid point and its call does not depend on what was served). Anything
+   * thrown fails the requests of this tick (and is rethrown); the write-back owed then is dropped,
+   * which loses nothing (the UpdateCache still holds every value not known to be stored).
    */
   synchronized void tick(int batches) {
     boolean lastSwap;
+    Request[] served = null;
     long stamp = proxy.phaseLock.readLock();
     try {
       Phase p = proxy.phase;
       Transition transition = p instanceof Transition t ? t : null;
-      Map<Integer, WriteBack> plan = new LinkedHashMap<>();
-      List<byte[]> outLabels = List.of();
-      List<byte[]> outValues = List.of();
-      if (owed != null) {
-        outLabels = owed.labels();
-        outValues = writeBacks(p, transition, owed, plan);
-        owed = null;
-      }
+      Prepared out = current(p, transition);
       int n = batches * proxy.batchSize;
       int[] replicas = new int[n];
-      Request[] served = new Request[n];
+      served = new Request[n];
       RandomGenerator rnd = proxy.random.get();
       double delta = p.delta();
       for (int i = 0; i < n; i++) {
@@ -78,20 +76,14 @@ final class TickRunner {
         labels.add(proxy.label(r));
       }
       proxy.batchCount.add(batches);
-      List<byte[]> sealed;
-      try {
-        sealed = proxy.store.multiPutGet(outLabels, outValues, labels);
-      } catch (RuntimeException e) {
-        fail(served, e);
-        throw e;
-      }
-      lastSwap = record(p, transition, plan);
-      try {
-        owed = readAndServe(p, transition, replicas, labels, sealed, served);
-      } catch (RuntimeException e) {
-        fail(served, e);
-        throw e;
-      }
+      List<byte[]> sealed = proxy.store.multiPutGet(out == null ? List.of() : out.owed().labels(),
+          out == null ? List.of() : out.values(), labels);
+      lastSwap = out != null && record(p, transition, out.plan());
+      Owed owed = readAndServe(p, transition, replicas, labels, sealed, served);
+      prepared = prepare(p, transition, owed);
+    } catch (Throwable e) {
+      fail(served, e); // a request dequeued by a failed tick never hangs
+      throw e;
     } finally {
       proxy.phaseLock.unlockRead(stamp);
     }
@@ -101,9 +93,22 @@ final class TickRunner {
     }
   }
 
+  /**
+   * The write-back owed, as sealed at the end of the last tick; sealed again if the phase changed
+   * since (a plan change between two ticks), and taken: a failed call drops it.
+   */
+  private Prepared current(Phase p, Transition transition) {
+    Prepared out = prepared;
+    prepared = null;
+    if (out != null && out.phase() != p) {
+      out = prepare(p, transition, out.owed());
+    }
+    return out;
+  }
+
   /** Sends the write-back owed, alone (at close, and before exclusive work). */
   synchronized void flush() {
-    if (owed == null) {
+    if (prepared == null) {
       return;
     }
     boolean lastSwap;
@@ -111,12 +116,9 @@ final class TickRunner {
     try {
       Phase p = proxy.phase;
       Transition transition = p instanceof Transition t ? t : null;
-      Map<Integer, WriteBack> plan = new LinkedHashMap<>();
-      List<byte[]> values = writeBacks(p, transition, owed, plan);
-      List<byte[]> labels = owed.labels();
-      owed = null;
-      proxy.store.multiPut(labels, values);
-      lastSwap = record(p, transition, plan);
+      Prepared out = current(p, transition);
+      proxy.store.multiPut(out.owed().labels(), out.values());
+      lastSwap = record(p, transition, out.plan());
     } finally {
       proxy.phaseLock.unlockRead(stamp);
     }
@@ -131,16 +133,20 @@ final class TickRunner {
     work.run();
   }
 
-  private static void fail(Request[] served, RuntimeException e) {
+  private static void fail(Request[] served, Throwable e) {
+    if (served == null) {
+      return;
+    }
     for (Request r : served) {
       if (r != null) {
-        r.done.completeExceptionally(e);
+        r.done.completeExceptionally(e); // no effect on a request already completed
       }
     }
   }
 
-  /** Seals the owed write-back, one value per access; {@code plan} gets one entry per distinct replica. */
-  private List<byte[]> writeBacks(Phase p, Transition transition, Owed o, Map<Integer, WriteBack> plan) {
+  /** Seals the owed write-back under {@code p}, one value per access. */
+  private Prepared prepare(Phase p, Transition transition, Owed o) {
+    Map<Integer, WriteBack> plan = new LinkedHashMap<>();
     List<byte[]> out = new ArrayList<>(o.replicas().length);
     for (int i = 0; i < o.replicas().length; i++) {
       int r = o.replicas()[i];
@@ -151,7 +157,7 @@ final class TickRunner {
       }
       out.add(proxy.aead.encrypt(wb.plaintext(), o.labels().get(i)));
     }
-    return out;
+    return new Prepared(p, o, out, plan);
   }
 
   /** Records an acknowledged write-back; returns true if it completed a transition's last swap. */
@@ -394,8 +400,8 @@ final class TickRunner {
             existed[0] = true;
             return newValue(slot, merged, replicas, e);
           });
-        } catch (RuntimeException e) {
-          // a failing merge fails its own request only; the tick still goes on
+        } catch (Throwable e) {
+          // a failing merge (any throwable: it is the caller's code) fails its own request only
           req.done.completeExceptionally(e);
           return;
         }

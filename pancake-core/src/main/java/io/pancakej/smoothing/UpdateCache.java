@@ -180,6 +180,17 @@ final class UpdateCache {
     return total;
   }
 
+  /** The tickets of entries whose value is not in the log yet (a checkpoint waits for them). */
+  List<LogTicket> unsettledTickets() {
+    List<LogTicket> out = new ArrayList<>();
+    for (Entry e : entries.values()) {
+      if (!e.ticket.isDurable()) {
+        out.add(e.ticket);
+      }
+    }
+    return out;
+  }
+
   List<PendingEntry> snapshot() {
     List<PendingEntry> out = new ArrayList<>(entries.size());
     for (Map.Entry<Integer, Entry> e : entries.entrySet()) {

@@ -67,6 +67,8 @@ public final class WriteAheadLog implements AutoCloseable {
   private FileChannel channel;
   private long written;
   private long synced;
+  /** The first append or fsync failure; every later append fails with it. */
+  private volatile StateException broken;
   /** Files rotated away from and not yet forced and closed ({@link #closeRetired}). */
   private final java.util.List<FileChannel> retired = new java.util.ArrayList<>();
 
@@ -120,10 +122,18 @@ public final class WriteAheadLog implements AutoCloseable {
     return written;
   }
 
-  /** Appends one record; returns its end position (for {@link #syncTo}). */
+  /**
+   * Appends one record; returns its end position (for {@link #syncTo}). After an append or fsync
+   * failed, every later append fails with that error: a torn record stays the file's tail, which
+   * replay drops, instead of being followed by records that replay would then call damage.
+   */
   public long append(byte type, byte[] payload) {
     if (sync == Sync.OFF) {
       return 0;
+    }
+    StateException b = broken;
+    if (b != null) {
+      throw new StateException("the write-ahead log in " + dir + " failed earlier: " + b.getMessage(), b);
     }
     byte[] plain = new byte[1 + payload.length];
     plain[0] = type;
@@ -137,7 +147,8 @@ public final class WriteAheadLog implements AutoCloseable {
           channel.write(buf);
         }
       } catch (IOException e) {
-        throw new StateException("cannot append to the write-ahead log in " + dir + ": " + e.getMessage(), e);
+        broken = new StateException("cannot append to the write-ahead log in " + dir + ": " + e.getMessage(), e);
+        throw broken;
       }
       written += 4 + sealed.length;
       return written;
@@ -181,7 +192,8 @@ public final class WriteAheadLog implements AutoCloseable {
       try {
         ch.force(false);
       } catch (IOException e) {
-        throw new StateException("cannot fsync the write-ahead log in " + dir + ": " + e.getMessage(), e);
+        broken = new StateException("cannot fsync the write-ahead log in " + dir + ": " + e.getMessage(), e);
+        throw broken;
       }
       synchronized (this) {
         synced = Math.max(synced, target);

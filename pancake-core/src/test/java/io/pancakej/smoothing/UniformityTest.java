@@ -38,7 +38,7 @@ import io.pancakej.store.MemoryStore;
 class UniformityTest {
   private static final int KEYS = 10_000;
   private static final int REQUESTS = 1_000_000;
-  private static final int THREADS = 4;
+  private static final int THREADS = 8;
   private static final double ALPHA = 0.001;
 
   @TempDir
@@ -77,16 +77,9 @@ class UniformityTest {
       for (int t = 0; t < THREADS; t++) {
         int start = t;
         futures.add(pool.submit(() -> {
-          // 16 requests in flight per thread (the asynchronous API): the clock's ticks fill up
-          List<java.util.concurrent.CompletableFuture<java.util.Optional<byte[]>>> inFlight = new ArrayList<>();
           for (int i = start; i < REQUESTS; i += THREADS) {
-            inFlight.add(proxy.getAsync(key(sequence[i])));
-            if (inFlight.size() == 16) {
-              inFlight.forEach(f -> f.join().orElseThrow());
-              inFlight.clear();
-            }
+            proxy.get(key(sequence[i])).orElseThrow();
           }
-          inFlight.forEach(f -> f.join().orElseThrow());
         }));
       }
       for (Future<?> f : futures) {

@@ -143,6 +143,7 @@ public abstract class KvClientBinding extends DB {
       if (shared != null && --shared.references == 0) {
         CLIENTS.remove(getClass());
         try {
+          beforeClose(shared.client);
           shared.client.close();
         } catch (RuntimeException e) {
           String message = "[" + name() + "] closing the client failed: " + describe(e);
@@ -154,6 +155,10 @@ public abstract class KvClientBinding extends DB {
         appendOperationCount(shared);
       }
     }
+  }
+
+  /** Called once, by the last {@link #cleanup()}, before the shared client closes (a summary line). */
+  protected void beforeClose(KvClient client) {
   }
 
   private void appendOperationCount(Shared shared) {

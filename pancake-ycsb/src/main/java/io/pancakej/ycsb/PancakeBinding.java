@@ -40,4 +40,13 @@ public final class PancakeBinding extends KvClientBinding {
         : " (the workload was not declared: " + why[0] + "; the proxy learns it, and leaks until it has)"));
     return client;
   }
+
+  /** One line on what the clock sent: batches, requests per batch, ticks and late ticks. */
+  @Override
+  protected void beforeClose(KvClient client) {
+    var s = ((PancakeClient) client).stats();
+    System.err.printf("[pancake] %d requests in %d batches (%.2f requests per batch), %d ticks (%d late),"
+        + " level at close %.0f batches/s%n", s.requests(), s.batches(),
+        s.batches() == 0 ? 0.0 : (double) s.requests() / s.batches(), s.ticks(), s.lateTicks(), s.batchesPerSecond());
+  }
 }
