@@ -85,8 +85,8 @@ final class Emitter implements AutoCloseable {
 
   /**
    * Waits until {@code deadline}: parks until the typical oversleep before it (parking on Linux
-   * wakes some 50-100 us late), then spins the rest, so calls leave on their grid points rather
-   * than a scheduler's delay after them.
+   * wakes some 50-100 us late), then yields the core until the point, so calls leave on their grid
+   * points rather than a scheduler's delay after them, without holding a core other threads need.
    */
   private void waitUntil(long deadline) {
     long wait;
@@ -100,7 +100,7 @@ final class Emitter implements AutoCloseable {
       oversleep = Math.min(MAX_OVERSLEEP, Math.max(0, (7 * oversleep + over) / 8));
     }
     while (running && System.nanoTime() < deadline) {
-      Thread.onSpinWait();
+      Thread.yield(); // the rest is shorter than a park would take: hand the core over meanwhile
     }
   }
 

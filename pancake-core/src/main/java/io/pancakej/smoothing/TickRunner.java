@@ -27,6 +27,8 @@ import io.pancakej.IntegrityException;
  */
 final class TickRunner {
   private final Proxy proxy;
+  /** Answers of the tick under way, given after its work ({@link #deliverAnswers}). */
+  private final List<Runnable> answers = new ArrayList<>();
   /** The write-back the last tick owes, sealed at its end (off the next call's path), or null. */
   private Prepared prepared;
   /** What a tick read: its accesses, their labels, and what each distinct replica held (absent: damaged). */
@@ -82,11 +84,13 @@ final class TickRunner {
       Owed owed = readAndServe(p, transition, replicas, labels, sealed, served);
       prepared = prepare(p, transition, owed);
     } catch (Throwable e) {
+      answers.clear();
       fail(served, e); // a request dequeued by a failed tick never hangs
       throw e;
     } finally {
       proxy.phaseLock.unlockRead(stamp);
     }
+    deliverAnswers();
     if (lastSwap || proxy.pendingFinish) {
       proxy.pendingFinish = false;
       proxy.finishTransition();
@@ -212,7 +216,7 @@ final class TickRunner {
       Request req = served[i];
       if (req != null) {
         if (req.keySlot < 0) {
-          req.done.complete(req.absentResult());
+          answer(req, req.absentResult());
         } else {
           serve(p, req, views.get(replicas[i]), damaged == null ? null : damaged.get(replicas[i]));
         }
@@ -352,21 +356,22 @@ final class TickRunner {
       case GET: {
         UpdateCache.Entry e = cache.get(slot); // read once: it may complete meanwhile
         if (e == null && view == null) {
-          req.done.completeExceptionally(damaged(slot, damage));
+          Throwable failure = damaged(slot, damage);
+          answers.add(() -> req.done.completeExceptionally(failure));
           return;
         }
         byte[] v = e != null ? e.value : view.valueOrNull();
         Object result = v == null ? Request.ABSENT : v.clone();
         if (e != null) {
-          e.ticket.whenDurable(req.done, result); // never answer with a value a crash could lose
+          answers.add(() -> e.ticket.whenDurable(req.done, result)); // never answer with a value a crash could lose
         } else {
-          req.done.complete(result);
+          answer(req, result);
         }
         return;
       }
       case PUT: {
         UpdateCache.Entry next = cache.compute(slot, (k, e) -> newValue(slot, req.value, replicas, e));
-        next.ticket.whenDurable(req.done, Boolean.TRUE);
+        answers.add(() -> next.ticket.whenDurable(req.done, Boolean.TRUE));
         return;
       }
       case DELETE: {
@@ -402,7 +407,7 @@ final class TickRunner {
           });
         } catch (Throwable e) {
           // a failing merge (any throwable: it is the caller's code) fails its own request only
-          req.done.completeExceptionally(e);
+          answers.add(() -> req.done.completeExceptionally(e));
           return;
         }
         complete(req, next, existed[0]);
@@ -414,11 +419,26 @@ final class TickRunner {
   }
 
   /** Completes a delete or update once the entry its answer rests on (if any) is in the log. */
-  private static void complete(Request req, UpdateCache.Entry entry, boolean result) {
+  private void complete(Request req, UpdateCache.Entry entry, boolean result) {
     if (entry != null) {
-      entry.ticket.whenDurable(req.done, result);
+      answers.add(() -> entry.ticket.whenDurable(req.done, result));
     } else {
-      req.done.complete(result);
+      answer(req, result);
     }
+  }
+
+  private void answer(Request req, Object result) {
+    answers.add(() -> req.done.complete(result));
+  }
+
+  /**
+   * Answers are given once the tick's work is done: completing a future wakes its caller, which
+   * the scheduler may run on this thread's core at once, and the tick's own work comes first.
+   */
+  private void deliverAnswers() {
+    for (Runnable a : answers) {
+      a.run();
+    }
+    answers.clear();
   }
 }
