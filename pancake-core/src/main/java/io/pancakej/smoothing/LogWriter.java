@@ -23,7 +23,10 @@ import io.pancakej.state.WriteAheadLog;
  * until the process reopens the state.
  */
 final class LogWriter implements AutoCloseable {
-  private sealed interface Task permits Write, Free {}
+  private sealed interface Task permits Write, Free, Barrier {}
+
+  /** Completes once every task queued before it is done (tests: frees are asynchronous). */
+  private record Barrier(java.util.concurrent.CompletableFuture<Void> done) implements Task {}
 
   private record Write(int slot, byte[] value, LogTicket ticket) implements Task {
     void fail(RuntimeException e, java.util.function.ObjIntConsumer<LogTicket> revert) {
@@ -73,6 +76,13 @@ final class LogWriter implements AutoCloseable {
     tasks.add(new Free(slot));
   }
 
+  /** Waits until everything queued so far is done (tests). */
+  void drain() {
+    Barrier b = new Barrier(new java.util.concurrent.CompletableFuture<>());
+    tasks.add(b);
+    b.done().join();
+  }
+
   /** The log's failure, if an append or fsync failed. */
   RuntimeException failure() {
     return failure;
@@ -95,6 +105,10 @@ final class LogWriter implements AutoCloseable {
       for (Task t : drained) {
         if (t == STOP) {
           stop = true;
+        } else if (t instanceof Barrier b) {
+          settle(position, appended);
+          position = 0;
+          b.done().complete(null);
         } else if (t instanceof Write w) {
           if (failure != null) {
             w.fail(failure, revert);
