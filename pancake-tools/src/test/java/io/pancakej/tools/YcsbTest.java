@@ -68,7 +68,7 @@ class YcsbTest {
 
   @Test
   void usageErrors_nameWhatIsWrong() {
-    assertEquals("unknown binding 'nosuch' (expected insecure, encrypted, pancake or pathoram)",
+    assertEquals("unknown binding 'nosuch' (expected insecure, encrypted, pancake, pathoram or detworam)",
         assertThrows(IllegalArgumentException.class, () -> parse(null, "load", "nosuch")).getMessage());
     assertEquals("unknown command 'frobnicate' (expected load, run or shell)",
         assertThrows(IllegalArgumentException.class, () -> parse(null, "frobnicate", "insecure")).getMessage());
@@ -89,7 +89,7 @@ class YcsbTest {
     assertEquals(2, Cli.run("ycsb", "frobnicate", "insecure").exitCode());
     Cli.Run help = Cli.run("ycsb", "--help");
     assertEquals(0, help.exitCode(), help.toString());
-    assertTrue(help.out().contains("Bindings: insecure, encrypted, pancake or pathoram"), help.toString());
+    assertTrue(help.out().contains("Bindings: insecure, encrypted, pancake, pathoram or detworam"), help.toString());
     assertEquals(0, Cli.run("ycsb", "load", "pancake", "-h").exitCode());
   }
 
