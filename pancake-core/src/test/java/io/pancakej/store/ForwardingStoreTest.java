@@ -109,8 +109,7 @@ class ForwardingStoreTest {
 
   @Test
   void everyDecoratorOfTheLibrary_extendsForwardingStore() {
-    for (Class<?> decorator : List.of(CountingStore.class, TracingStore.class, StatsFileStore.class,
-        CombiningStore.class)) {
+    for (Class<?> decorator : List.of(CountingStore.class, TracingStore.class, StatsFileStore.class)) {
       assertTrue(ForwardingStore.class.isAssignableFrom(decorator), decorator.getSimpleName());
     }
   }
