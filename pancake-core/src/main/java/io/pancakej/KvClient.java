@@ -83,23 +83,17 @@ public interface KvClient extends AutoCloseable {
       throw new IllegalArgumentException(keys.size() + " keys but " + values.size() + " values");
     }
     List<CompletableFuture<Void>> pending = new ArrayList<>(keys.size());
+    java.util.Set<java.nio.ByteBuffer> inFlight = new java.util.HashSet<>();
     for (int i = 0; i < keys.size(); i++) {
-      if (i > 0 && indexOf(keys, keys.get(i), i) >= 0) {
+      if (!inFlight.add(java.nio.ByteBuffer.wrap(keys.get(i)))) {
         joinAll(pending); // a repeated key waits for the earlier puts, so the later value wins
         pending.clear();
+        inFlight.clear();
+        inFlight.add(java.nio.ByteBuffer.wrap(keys.get(i)));
       }
       pending.add(putAsync(keys.get(i), values.get(i)));
     }
     joinAll(pending);
-  }
-
-  private static int indexOf(List<byte[]> keys, byte[] key, int before) {
-    for (int i = 0; i < before; i++) {
-      if (java.util.Arrays.equals(keys.get(i), key)) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   private static <T> List<T> joinAll(List<CompletableFuture<T>> pending) {
