@@ -51,9 +51,12 @@ public final class PancakeConfig {
   /** Most ticks per second (rounded down to the floor times a power of two). */
   public static final String TICK_RATE_MAX_PROPERTY = "pancake.tick.rate.max";
   public static final double DEFAULT_TICK_RATE_MAX = 6400.0;
-  /** Most batches per tick (rounded down to a power of two); all of a tick's batches share one store call. */
+  /**
+   * Most batches per tick (rounded down to a power of two); all of a tick's batches share one store
+   * call. When the proxy cannot keep up with the top tick rate, fewer ticks of more batches go out.
+   */
   public static final String TICK_BATCHES_MAX_PROPERTY = "pancake.tick.batches.max";
-  public static final int DEFAULT_TICK_BATCHES_MAX = 4;
+  public static final int DEFAULT_TICK_BATCHES_MAX = 64;
   /** Seconds between checkpoints of the proxy state (taken on this schedule whether or not anything was written). */
   public static final String CHECKPOINT_INTERVAL_PROPERTY = "pancake.checkpoint.interval";
   public static final double DEFAULT_CHECKPOINT_INTERVAL = 10.0;
@@ -457,10 +460,10 @@ public final class PancakeConfig {
       return this;
     }
 
-    /** Most batches per tick (default 4; 1..64). */
+    /** Most batches per tick (default 64; 1..1024). */
     public Builder tickBatchesMax(int batches) {
-      if (batches < 1 || batches > 64) {
-        throw new ConfigException(TICK_BATCHES_MAX_PROPERTY + " must be between 1 and 64, got " + batches);
+      if (batches < 1 || batches > 1024) {
+        throw new ConfigException(TICK_BATCHES_MAX_PROPERTY + " must be between 1 and 1024, got " + batches);
       }
       this.tickBatchesMax = batches;
       return this;

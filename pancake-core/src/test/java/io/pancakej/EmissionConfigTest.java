@@ -28,7 +28,7 @@ class EmissionConfigTest {
   void defaults_andParsedValues() {
     PancakeConfig d = config(null, null);
     assertEquals(6400.0, d.tickRateMax());
-    assertEquals(4, d.tickBatchesMax());
+    assertEquals(64, d.tickBatchesMax());
     assertEquals(10_000, d.checkpointInterval().toMillis());
     assertEquals(2, config(PancakeConfig.TICK_BATCHES_MAX_PROPERTY, "2").tickBatchesMax());
     assertEquals(1000.0, config(PancakeConfig.TICK_RATE_MAX_PROPERTY, "1000").tickRateMax());
@@ -39,7 +39,7 @@ class EmissionConfigTest {
   void outOfRangeValues_areConfigErrors_namingTheProperty() {
     String[][] bad = {
         {PancakeConfig.TICK_BATCHES_MAX_PROPERTY, "0"},
-        {PancakeConfig.TICK_BATCHES_MAX_PROPERTY, "65"},
+        {PancakeConfig.TICK_BATCHES_MAX_PROPERTY, "1025"},
         {PancakeConfig.TICK_RATE_MAX_PROPERTY, "0"},
         {PancakeConfig.CHECKPOINT_INTERVAL_PROPERTY, "0"},
         {PancakeConfig.CHECKPOINT_INTERVAL_PROPERTY, "-3"},

@@ -1,36 +1,60 @@
 package io.pancakej.smoothing;
 
 /**
- * How many batches the emitter sends, and how often: a level chosen once per coarse window from
- * the number of requests that arrived in the previous window -- never from the queue, the coins or
- * what batches served. Levels double: {@code floor * 2^i} ticks per second of one batch each, up
- * to {@code maxTicks}; above that, {@code maxTicks} ticks of 2, 4, ... batches, up to
- * {@code maxBatches} per tick. The level moves at most one step per window, so the store learns
- * the request rate only as this coarse, logarithmic staircase.
+ * How many batches the emitter sends, and how they are grouped into ticks: two levels chosen once
+ * per coarse window, from the number of requests that arrived in the previous window and from how
+ * busy the emitter was -- never from the queue, the coins or what batches served. Levels are
+ * quarter octaves ({@code 2^(1/4)} apart), so a level a little above what is needed wastes at most
+ * a fifth.
  *
- * <p>A window asks for {@code 2 x arrivals / (B x delta)} batches per second (twice what the
- * arrivals need on average) and takes the lowest level that gives as much. A closed-loop caller
- * therefore pulls the level up (it can only send as fast as it is served), and idle time lets it
- * fall back to the floor, which keeps a blocked caller served. A window in which more than a
- * tenth of the grid points were missed (the proxy cannot keep up) steps the level down instead.
+ * <p>The <em>batch level</em> L sets the batches per second, {@code floor x 2^(L/4)}. A window asks
+ * for {@code 2 x arrivals / (B x delta)} batches per second (twice what the arrivals need on
+ * average), and L moves up to an octave towards the lowest level that gives as much. A
+ * closed-loop caller pulls the level up (it can only send as fast as it is served), and idle time
+ * lets it fall back to the floor, which keeps a blocked caller served.
+ *
+ * <p>The <em>tick level</em> T caps the ticks per second at {@code floor x 2^(T/4)} (at most
+ * {@code maxTicks}); the batches of a second go out in {@code floor x 2^(min(L, T)/4)} ticks of
+ * about {@code 2^((L - min(L, T))/4)} batches each (at most {@code maxBatches}). A tick is one
+ * store call. When the emitter cannot keep up (more than a tenth of a window's grid points missed,
+ * or busy for more than {@value #BUSY_HIGH} of it): while ticks are small (fewer than
+ * {@value #SPLIT} batches) the same batches go out in half as many ticks of twice the size (one
+ * round trip for more of them); once ticks are large, round trips are not what costs, and L steps
+ * down instead. When the emitter is idle for most of a window, T steps back up (more, smaller
+ * ticks: a shorter wait for the next one).
+ *
+ * <p>What the store learns is the pair of levels: a coarse, logarithmic staircase of the request
+ * rate and of how long this machine takes for a tick.
  */
 final class EmissionRate {
+  /** Busy for more than this share of a window: the emitter cannot keep up at these levels. */
+  static final double BUSY_HIGH = 0.85;
+  /** Busy for less than this share: twice as many ticks would still fit (a tick costs at least as much). */
+  static final double BUSY_LOW = 0.35;
+  /** Ticks smaller than this are made larger, rather than fewer, when the emitter cannot keep up. */
+  static final int SPLIT = 8;
+  /** Levels per doubling. */
+  static final int STEPS = 4;
+
   private final double floor;
   private final int maxTickLevel;
+  private final int maxBatches;
   private final int maxLevel;
   private final long windowNanos;
   private final double realSlotsPerBatch;
   private int level;
+  private int tickLevel;
   private long windowStart;
   private long windowRequests;
   private boolean started;
   private long windowTicks;
   private long windowMissed;
+  private long windowBusy;
 
   /**
    * @param floor ticks per second at idle (one batch each)
-   * @param maxTicks most ticks per second (rounded down to floor x 2^i)
-   * @param maxBatches most batches per tick (rounded down to a power of two)
+   * @param maxTicks most ticks per second (rounded down to a level)
+   * @param maxBatches most batches per tick
    * @param batchSize B
    * @param windowNanos the length of a window
    */
@@ -39,23 +63,30 @@ final class EmissionRate {
       throw new IllegalArgumentException("need 0 < floor <= maxTicks and maxBatches >= 1");
     }
     this.floor = floor;
-    this.maxTickLevel = 31 - Integer.numberOfLeadingZeros((int) Math.min(1 << 20, Math.floor(maxTicks / floor)));
-    this.maxLevel = maxTickLevel + 31 - Integer.numberOfLeadingZeros(maxBatches);
+    this.maxTickLevel = (int) Math.floor(STEPS * Math.log(Math.min(1 << 20, maxTicks / floor)) / Math.log(2) + 1e-9);
+    this.maxBatches = maxBatches;
+    this.maxLevel = maxTickLevel + (int) Math.floor(STEPS * Math.log(maxBatches) / Math.log(2) + 1e-9);
+    this.tickLevel = maxTickLevel;
     this.windowNanos = windowNanos;
     this.realSlotsPerBatch = batchSize * 0.5;
   }
 
-  /** Ticks per second at the current level. */
+  private double at(int l) {
+    return floor * Math.pow(2, (double) l / STEPS);
+  }
+
+  /** Ticks per second at the current levels. */
   double ticksPerSecond() {
-    return floor * (1 << Math.min(level, maxTickLevel));
+    return at(Math.min(level, tickLevel));
   }
 
-  /** Batches per tick at the current level. */
+  /** Batches per tick at the current levels. */
   int batchesPerTick() {
-    return 1 << Math.max(0, level - maxTickLevel);
+    int ticks = Math.min(level, tickLevel);
+    return (int) Math.min(maxBatches, Math.max(1, Math.round(Math.pow(2, (double) (level - ticks) / STEPS))));
   }
 
-  /** Batches per second at the current level. */
+  /** Batches per second at the current levels. */
   double batchesPerSecond() {
     return ticksPerSecond() * batchesPerTick();
   }
@@ -64,18 +95,24 @@ final class EmissionRate {
     return level;
   }
 
+  int tickLevel() {
+    return tickLevel;
+  }
+
   /**
-   * Called after every tick with the clock, the running count of requests and the grid points the
-   * tick before this one missed; moves the level when a window has ended (one step down instead
-   * when more than a tenth of the window's points were missed). Returns true if the level changed.
+   * Called after every tick with the clock, the running count of requests, the grid points the
+   * tick before this one missed and how long this tick kept the emitter busy (from its grid point
+   * to its end); moves the levels when a window has ended. Returns true if either changed.
    */
-  boolean onTick(long nowNanos, long requests, int missedPoints) {
+  boolean onTick(long nowNanos, long requests, int missedPoints, long busyNanos) {
     windowTicks++;
     windowMissed += missedPoints;
+    windowBusy += busyNanos;
     if (!started) {
       started = true;
       windowStart = nowNanos;
       windowRequests = requests;
+      windowBusy = 0;
       return false;
     }
     long elapsed = nowNanos - windowStart;
@@ -83,23 +120,36 @@ final class EmissionRate {
       return false;
     }
     double arrivals = (requests - windowRequests) * 1e9 / elapsed;
-    boolean overloaded = windowMissed * 10 > windowTicks + windowMissed;
+    double busy = (double) windowBusy / elapsed;
+    boolean overloaded = windowMissed * 10 > windowTicks + windowMissed || busy > BUSY_HIGH;
+    boolean easy = busy < BUSY_LOW && windowMissed == 0;
     windowTicks = 0;
     windowMissed = 0;
+    windowBusy = 0;
     windowStart = nowNanos;
     windowRequests = requests;
-    double needed = 2 * arrivals / realSlotsPerBatch;
-    int wanted = 0;
-    while (wanted < maxLevel && batchesAt(wanted) < needed) {
-      wanted++;
+    int oldLevel = level;
+    int oldTickLevel = tickLevel;
+    int ticks = Math.min(level, tickLevel);
+    if (overloaded) {
+      if (batchesPerTick() < SPLIT && ticks >= STEPS) {
+        tickLevel = ticks - STEPS; // the same batches in half as many ticks, twice as large
+      } else {
+        level--; // large ticks (or ticks near the floor) already: fewer batches
+      }
+    } else {
+      if (easy) {
+        tickLevel = Math.min(maxTickLevel, tickLevel + STEPS);
+      }
+      double needed = 2 * arrivals / realSlotsPerBatch;
+      int wanted = 0;
+      while (wanted < maxLevel && at(wanted) < needed) {
+        wanted++;
+      }
+      level = Math.max(level - STEPS, Math.min(level + STEPS, wanted));
     }
-    int next = overloaded ? Math.max(0, level - 1) : Math.max(level - 1, Math.min(level + 1, wanted));
-    boolean changed = next != level;
-    level = next;
-    return changed;
-  }
-
-  private double batchesAt(int l) {
-    return floor * (1 << Math.min(l, maxTickLevel)) * (1 << Math.max(0, l - maxTickLevel));
+    int batchShift = maxLevel - maxTickLevel;
+    level = Math.max(0, Math.min(level, tickLevel + batchShift));
+    return level != oldLevel || tickLevel != oldTickLevel;
   }
 }

@@ -12,8 +12,8 @@ import java.util.function.LongSupplier;
  * point (the thread woke late, or the previous tick ran past it) waits for the next point: a call
  * leaves only at a grid point, whatever the ticks before it served, wrote or cost. Requests wait
  * in the queue for the next tick. The level moves once per window from the number of requests
- * that arrived; a window in which more than a tenth of the points were missed steps it down (the
- * proxy cannot keep up at that level), which the store learns as a coarse aggregate.
+ * that arrived and how busy the emitter was ({@link EmissionRate}): when it cannot keep up, the
+ * same batches go out in fewer, larger ticks, which the store learns as a coarse aggregate.
  */
 final class Emitter implements AutoCloseable {
   /** The length of a rate window. */
@@ -73,7 +73,7 @@ final class Emitter implements AutoCloseable {
       }
       ticks++;
       long now = System.nanoTime();
-      rate.onTick(now, requests.getAsLong(), missed);
+      rate.onTick(now, requests.getAsLong(), missed, now - next);
       long period = (long) (1e9 / rate.ticksPerSecond());
       // the next point of the global grid after now (a late tick's point is not sent late: skipped)
       long following = origin + ((now - origin) / period + 1) * period;

@@ -89,7 +89,7 @@ public final class Proxy implements AutoCloseable {
   /** Where the estimate in force came from, in words (printed by the YCSB binding, saved with the state). */
   private volatile String estimateSource;
   private final AtomicBoolean open = new AtomicBoolean(true);
-  final TickRunner runner = new TickRunner(this);
+  final TickRunner runner = new TickRunner(this, daemon("pancake-answers"));
   private final Emitter emitter;
   final LogWriter log;
   private final Estimator estimator;
@@ -924,6 +924,8 @@ public final class Proxy implements AutoCloseable {
         runner.flush(); // the last tick's write-back
       } catch (PancakeException e) {
         failure = e;
+      } finally {
+        runner.close(); // the last answers given
       }
       log.close();
       java.util.concurrent.locks.LockSupport.unpark(checkpointer);

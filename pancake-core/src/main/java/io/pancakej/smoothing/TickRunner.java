@@ -40,8 +40,22 @@ final class TickRunner {
   /** A write-back sealed under {@code phase}: one value per access, one plan entry per distinct replica. */
   private record Prepared(Phase phase, Owed owed, List<byte[]> values, Map<Integer, WriteBack> plan) {}
 
-  TickRunner(Proxy proxy) {
+  /** Gives a large tick's answers (waking callers costs a system call each), off the emitter's thread. */
+  private final java.util.concurrent.ExecutorService delivery;
+
+  TickRunner(Proxy proxy, java.util.concurrent.ThreadFactory deliveryThread) {
     this.proxy = proxy;
+    this.delivery = java.util.concurrent.Executors.newSingleThreadExecutor(deliveryThread);
+  }
+
+  /** Gives the answers handed over so far and stops the delivery thread (after the last tick). */
+  void close() {
+    delivery.shutdown();
+    try {
+      delivery.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /**
@@ -151,17 +165,20 @@ final class TickRunner {
   /** Seals the owed write-back under {@code p}, one value per access. */
   private Prepared prepare(Phase p, Transition transition, Owed o) {
     Map<Integer, WriteBack> plan = new LinkedHashMap<>();
-    List<byte[]> out = new ArrayList<>(o.replicas().length);
-    for (int i = 0; i < o.replicas().length; i++) {
+    int n = o.replicas().length;
+    byte[][] plaintexts = new byte[n][];
+    for (int i = 0; i < n; i++) {
       int r = o.replicas()[i];
       WriteBack wb = plan.get(r);
       if (wb == null) {
         wb = writeBack(p, transition, r, o.views().get(r)); // no view: the replica is damaged
         plan.put(r, wb);
       }
-      out.add(proxy.aead.encrypt(wb.plaintext(), o.labels().get(i)));
+      plaintexts[i] = wb.plaintext();
     }
-    return new Prepared(p, o, out, plan);
+    byte[][] out = new byte[n][];
+    inParallel(n, i -> out[i] = proxy.aead.encrypt(plaintexts[i], o.labels().get(i)));
+    return new Prepared(p, o, Arrays.asList(out), plan);
   }
 
   /** Records an acknowledged write-back; returns true if it completed a transition's last swap. */
@@ -190,12 +207,13 @@ final class TickRunner {
     // requests (below), and the rest of the tick goes on
     Map<Integer, ReplicaCodec.View> views = new HashMap<>();
     Map<Integer, IntegrityException> damaged = null; // made only when a replica fails (rare)
+    Object[] opened = decryptAll(labels, sealed);
     for (int i = 0; i < replicas.length; i++) {
       int r = replicas[i];
       if (!views.containsKey(r) && (damaged == null || !damaged.containsKey(r))) {
         ReplicaCodec.View view;
         try {
-          view = open(p, r, labels.get(i), sealed.get(i));
+          view = open(p, r, labels.get(i), sealed.get(i), opened[i]);
         } catch (IntegrityException e) {
           if (damaged == null) {
             damaged = new HashMap<>(4);
@@ -293,13 +311,56 @@ final class TickRunner {
 
   /** Decrypts replica {@code r} and checks that it holds what the phase says it holds. */
   ReplicaCodec.View open(Phase p, int r, byte[] label, byte[] sealed) {
+    return open(p, r, label, sealed, sealed == null ? null : decrypted(sealed, label));
+  }
+
+  /**
+   * Decrypts every value a tick read, in parallel when the tick is large: element i is the
+   * plaintext, the {@link IntegrityException} its authentication failed with, or null (missing).
+   */
+  private Object[] decryptAll(List<byte[]> labels, List<byte[]> sealed) {
+    Object[] out = new Object[labels.size()];
+    inParallel(out.length, i -> out[i] = sealed.get(i) == null ? null : decrypted(sealed.get(i), labels.get(i)));
+    return out;
+  }
+
+  private Object decrypted(byte[] sealed, byte[] label) {
+    try {
+      return proxy.aead.decrypt(sealed, label);
+    } catch (IntegrityException e) {
+      return e;
+    }
+  }
+
+  /**
+   * Runs {@code work} for 0..n-1; a large tick's share of it on the common pool as well, so that
+   * sealing and opening use both cores (the work is the same for every tick of its size).
+   */
+  private static void inParallel(int n, java.util.function.IntConsumer work) {
+    if (n < PARALLEL_FROM) {
+      for (int i = 0; i < n; i++) {
+        work.accept(i);
+      }
+    } else {
+      java.util.stream.IntStream.range(0, n).parallel().forEach(work);
+    }
+  }
+
+  /** Accesses in a tick from which its crypto is split over threads (below, the hand-off costs more). */
+  static final int PARALLEL_FROM = 24;
+
+  /** Checks a decrypted replica ({@code opened}: plaintext, failure, or null if missing). */
+  private ReplicaCodec.View open(Phase p, int r, byte[] label, byte[] sealed, Object opened) {
     if (sealed == null) {
       throw new IntegrityException("the store has lost replica label " + java.util.HexFormat.of().formatHex(label)
           + " (was it wiped, restarted without its data, or is it not the one this state was created on?)");
     }
     ReplicaCodec.View view;
     try {
-      view = proxy.codec.view(proxy.aead.decrypt(sealed, label));
+      if (opened instanceof IntegrityException e) {
+        throw e;
+      }
+      view = proxy.codec.view((byte[]) opened);
     } catch (IntegrityException e) {
       throw new IntegrityException("replica label " + java.util.HexFormat.of().formatHex(label) + " failed authentication", e);
     }
@@ -433,12 +494,30 @@ final class TickRunner {
 
   /**
    * Answers are given once the tick's work is done: completing a future wakes its caller, which
-   * the scheduler may run on this thread's core at once, and the tick's own work comes first.
+   * the scheduler may run on this thread's core at once, and the tick's own work comes first. More
+   * than a couple go to the delivery thread, so the next tick does not wait for the wake-ups.
    */
   private void deliverAnswers() {
+    if (answers.size() > DELIVER_INLINE) {
+      Runnable[] batch = answers.toArray(new Runnable[0]);
+      answers.clear();
+      try {
+        delivery.execute(() -> {
+          for (Runnable a : batch) {
+            a.run();
+          }
+        });
+        return;
+      } catch (java.util.concurrent.RejectedExecutionException closing) {
+        answers.addAll(Arrays.asList(batch));
+      }
+    }
     for (Runnable a : answers) {
       a.run();
     }
     answers.clear();
   }
+
+  /** Up to this many answers are given on the tick's own thread (one wake-up costs what a hand-off does). */
+  static final int DELIVER_INLINE = 2;
 }

@@ -1,0 +1,124 @@
+package io.pancakej.smoothing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The two levels of the clock, driven with simulated time: a tick's busy time is a fixed cost per
+ * call (a round trip) plus a cost per batch, as on a real store.
+ */
+class EmissionRateTest {
+  private static final long WINDOW = 100_000_000L;
+  private static final int B = 3;
+
+  /** A simulated emitter: ticks on the grid, each busy for {@code perCall + batches x perBatch}. */
+  private static final class Sim {
+    final EmissionRate rate;
+    final long perCall;
+    final long perBatch;
+    long now;
+    double requests;
+
+    Sim(EmissionRate rate, long perCallNanos, long perBatchNanos) {
+      this.rate = rate;
+      this.perCall = perCallNanos;
+      this.perBatch = perBatchNanos;
+    }
+
+    /** Runs for {@code seconds} with requests arriving at {@code perSecond}, capped by what the ticks serve. */
+    void run(double seconds, double perSecond) {
+      long end = now + (long) (seconds * 1e9);
+      int missed = 0;
+      while (now < end) {
+        long period = (long) (1e9 / rate.ticksPerSecond());
+        int k = rate.batchesPerTick();
+        long busy = perCall + k * perBatch;
+        // a closed loop cannot get more than the ticks carry (1.5 real slots per batch)
+        double served = Math.min(perSecond * period / 1e9, 1.5 * k);
+        requests += served;
+        long start = now;
+        now = start + Math.max(period, ((busy + period - 1) / period) * period);
+        missed = (int) ((now - start) / period - 1);
+        rate.onTick(start + busy, (long) requests, missed, busy);
+      }
+    }
+  }
+
+  private static EmissionRate rate(int maxBatches) {
+    return new EmissionRate(100, 6400, maxBatches, B, WINDOW);
+  }
+
+  @Test
+  void idle_staysAtTheFloor() {
+    Sim s = new Sim(rate(64), 100_000, 10_000);
+    s.run(3, 0);
+    assertEquals(0, s.rate.level());
+    assertEquals(100.0, s.rate.ticksPerSecond(), 1e-9);
+    assertEquals(1, s.rate.batchesPerTick());
+  }
+
+  @Test
+  void lightLoad_getsOneBatchPerTick_atTwiceTheNeededRate() {
+    Sim s = new Sim(rate(64), 20_000, 5_000); // a tick costs 25 us: 6 400 ticks/s fit
+    s.run(3, 3000);
+    double needed = 2 * 3000 / 1.5;
+    assertEquals(1, s.rate.batchesPerTick());
+    assertTrue(s.rate.batchesPerSecond() >= needed && s.rate.batchesPerSecond() < 1.2 * needed,
+        "batches/s " + s.rate.batchesPerSecond());
+  }
+
+  @Test
+  void slowRoundTrips_tradeTickRateForBatchesPerTick_andKeepTheBatchRate() {
+    // a round trip of 400 us: at most 2 500 calls per second whatever they carry
+    Sim s = new Sim(rate(64), 400_000, 5_000);
+    s.run(5, 20_000);
+    double needed = 2 * 20_000 / 1.5;
+    assertTrue(s.rate.ticksPerSecond() <= 1600, "ticks/s " + s.rate.ticksPerSecond());
+    assertTrue(s.rate.batchesPerSecond() >= needed, "batches/s " + s.rate.batchesPerSecond() + " < " + needed);
+    assertTrue(s.rate.batchesPerTick() >= 8, "batches per tick " + s.rate.batchesPerTick());
+  }
+
+  @Test
+  void withoutLargerTicks_slowRoundTrips_capTheBatchRate() {
+    // the old behaviour, kept as a control: one batch per tick, so the round trip caps the batches
+    Sim s = new Sim(rate(1), 400_000, 5_000);
+    s.run(5, 20_000);
+    assertTrue(s.rate.batchesPerSecond() <= 3200, "batches/s " + s.rate.batchesPerSecond());
+  }
+
+  @Test
+  void loadGoingAway_bringsTicksBackUpAndTheLevelDown() {
+    Sim s = new Sim(rate(64), 400_000, 5_000);
+    s.run(5, 20_000);
+    int tickLevel = s.rate.tickLevel();
+    s.run(5, 0);
+    assertEquals(0, s.rate.level());
+    assertTrue(s.rate.tickLevel() > tickLevel, "tick level " + s.rate.tickLevel() + " after " + tickLevel);
+  }
+
+  @Test
+  void ratesMoveAtMostOneStepPerWindow() {
+    EmissionRate r = rate(64);
+    long t = 0;
+    long requests = 0;
+    double ticks = r.ticksPerSecond();
+    double batches = r.batchesPerSecond();
+    r.onTick(t, requests, 0, 0);
+    for (int w = 0; w < 40; w++) {
+      t += WINDOW;
+      requests += 1_000_000; // an absurd arrival rate: wants the top level at once
+      r.onTick(t, requests, w % 3 == 0 ? 50 : 0, w % 2 == 0 ? WINDOW : 0);
+      assertTrue(within2(r.ticksPerSecond(), ticks) && within2(r.batchesPerSecond(), batches),
+          ticks + " -> " + r.ticksPerSecond() + ", " + batches + " -> " + r.batchesPerSecond());
+      ticks = r.ticksPerSecond();
+      batches = r.batchesPerSecond();
+      assertTrue(r.batchesPerTick() <= 64 && r.ticksPerSecond() <= 6400);
+    }
+  }
+
+  private static boolean within2(double a, double b) {
+    return a <= 2 * b && b <= 2 * a;
+  }
+}
