@@ -194,7 +194,7 @@ public class Bench implements Callable<Integer> {
       rows.add(new Row(c[0], c[1], "", num(c[2]), num(c[4]), num(c[5]), num(c[6]), num(c[7]), Long.parseLong(c[8]),
           num(c[9]), num(c[10]), num(c[11]), Long.parseLong(c[12]), Long.parseLong(c[13]), num(c[14])));
     }
-    Report.writeCharts(out, rows, setup, provenance(recorded));
+    Report.writeCharts(out, Report.asPublished(rows, md), setup, provenance(recorded));
     log.println("bench: redrew the charts of " + out);
   }
 

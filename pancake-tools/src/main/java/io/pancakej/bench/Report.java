@@ -52,6 +52,53 @@ final class Report {
     writeCharts(out, rows, setup, provenance);
   }
 
+  /**
+   * The rows with the throughput and latencies results.md shows: the CSV keeps one decimal, the table
+   * rounds the exact figure, so a CSV value ending in .5 alone cannot tell which integer the table
+   * printed. A table row that names another scheme or workload than the CSV's leaves that row as it is.
+   */
+  static List<Bench.Row> asPublished(List<Bench.Row> rows, List<String> md) {
+    List<String[]> table = new ArrayList<>();
+    for (String line : md) {
+      if (line.startsWith("| ") && !line.startsWith("| scheme ")) {
+        String[] c = line.split("\\|", -1);
+        for (int i = 0; i < c.length; i++) {
+          c[i] = c[i].strip();
+        }
+        table.add(c);
+      }
+    }
+    List<Bench.Row> out = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      Bench.Row r = rows.get(i);
+      String[] c = i < table.size() ? table.get(i) : null;
+      if (c == null || c.length < 9 || !c[1].equals(r.scheme()) || !c[2].equalsIgnoreCase(r.workload())) {
+        out.add(r);
+        continue;
+      }
+      out.add(new Bench.Row(r.scheme(), r.workload(), r.variant(), cell(c[3], r.throughput()), cell(c[5], r.readAvg()),
+          cell(c[6], r.readP99()), cell(c[7], r.updateAvg()), cell(c[8], r.updateP99()), r.errors(),
+          r.roundTripsPerOp(), r.keysPerOp(), r.bytesPerOp(), r.storageEntries(), r.storageBytes(), r.loadSeconds()));
+    }
+    return out;
+  }
+
+  private static double cell(String text, double otherwise) {
+    if (text.equals("-")) {
+      return Double.NaN;
+    }
+    try {
+      return Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      return otherwise;
+    }
+  }
+
+  /** A bar's height as the table prints it (%.0f rounds half up; XChart's label pattern would round half even). */
+  private static double shown(double v) {
+    return Double.isNaN(v) ? v : Math.round(v);
+  }
+
   static final String THROUGHPUT_TITLE = "Throughput (ops/s, log scale)";
   static final String LATENCY_TITLE = "Average latency (us, log scale)";
   static final String P99_TITLE = "p99 latency (us, log scale)";
@@ -172,7 +219,7 @@ final class Report {
       for (Bench.Row r : rows) {
         if (r.scheme().equals(s)) {
           xs.add("YCSB-" + r.workload().toUpperCase(Locale.ROOT));
-          ys.add(r.throughput());
+          ys.add(shown(r.throughput()));
         }
       }
       chart.addSeries(s, xs, ys);
@@ -217,8 +264,8 @@ final class Report {
           continue;
         }
         String w = r.workload().toUpperCase(Locale.ROOT);
-        double read = p99 ? r.readP99() : r.readAvg();
-        double update = p99 ? r.updateP99() : r.updateAvg();
+        double read = shown(p99 ? r.readP99() : r.readAvg());
+        double update = shown(p99 ? r.updateP99() : r.updateAvg());
         if (!Double.isNaN(read)) {
           xs.add(w + " read");
           ys.add(read);

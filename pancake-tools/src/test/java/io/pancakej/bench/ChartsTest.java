@@ -175,6 +175,25 @@ class ChartsTest {
     assertNotEquals(0, bench("--replot", "--out", out.toString(), "--machine", "2 vCPUs", "--date", "yesterday"));
   }
 
+  @Test
+  void replottedBars_showTheFiguresOfThePublishedTable() {
+    // the CSV keeps one decimal (4612.5), the table rounded the exact figure (4612.53 -> 4613)
+    List<Bench.Row> csv = List.of(row("insecure", "a", 12682.0), row("detworam", "a", 4612.5));
+    List<String> md = List.of("<!-- written by bin/bench -->", "`setup`", "",
+        "| scheme | workload | ops/s | x insecure | read avg us | read p99 us | update avg us | update p99 us |",
+        "|---|---|--:|--:|--:|--:|--:|--:|",
+        "| insecure | A | 12682 | 1.000 | 40 | 149 | 175 | 4635 |",
+        "| detworam | A | 4613 | 0.364 | 335 | 8163 | - | - |");
+    List<Bench.Row> shown = Report.asPublished(csv, md);
+    assertEquals(4613, shown.get(1).throughput(), 0);
+    assertEquals(8163, shown.get(1).readP99(), 0);
+    assertTrue(Double.isNaN(shown.get(1).updateAvg()));
+    CategoryChart chart = Report.throughputChart(shown);
+    assertEquals(4613, chart.getSeriesMap().get("detworam").getYData().iterator().next().doubleValue(), 0);
+    // a table that does not match the CSV row by row is not used
+    assertEquals(4612.5, Report.asPublished(csv, md.subList(0, 6)).get(1).throughput(), 0);
+  }
+
   private static int bench(String... args) {
     return bench(new ByteArrayOutputStream(), args);
   }
