@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,13 +82,26 @@ public class Bench implements Callable<Integer> {
   @Option(names = "--sensitivity", split = ",",
       description = "extra experiments: cache (UpdateCache vs write fraction and zipf skew, Fig. 7b/7c), batch (B = 2..6, Fig. 8)")
   List<String> sensitivity = new ArrayList<>();
-  @Option(names = "--replot", description = "only redraw the tables and charts from <out>/results.csv")
+  @Option(names = "--replot",
+      description = "only redraw the charts of <out> from its results.csv (the tables are left as they are); the "
+          + "machine and date come from results.md, or from --machine and --date for tables written before they were recorded")
   boolean replot;
+  @Option(names = "--machine",
+      description = "the machine description every chart and table carries (default: detected, e.g. "
+          + "\"2 vCPUs (AMD EPYC), 23 GiB RAM, Linux 6.18, Java 17.0.15\"; with --replot: the one results.md records)")
+  String machine;
+  @Option(names = "--date",
+      description = "the date (YYYY-MM-DD) every chart and table carries (default: today, UTC; with --replot: the one "
+          + "results.md records)")
+  String date;
   @Option(names = "--batch-sizes", split = ",", defaultValue = "2,3,4,5,6")
   List<Integer> batchSizes;
 
   private final PrintStream log = System.err;
   private final Path root = Path.of(System.getProperty("pancake.root", ".")).toAbsolutePath().normalize();
+  Clock clock = Clock.systemUTC();
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
   private RedisServerFixture redis;
 
   public static void main(String[] args) {
@@ -102,30 +116,23 @@ public class Bench implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (!store.equals("rocksdb") && !store.equals("redis")) {
-      throw new CommandLine.ParameterException(new CommandLine(this), "--store must be rocksdb or redis");
+      throw new CommandLine.ParameterException(cli(), "--store must be rocksdb or redis");
     }
     for (String s : schemes) {
       if (!BINDINGS.containsKey(s)) {
-        throw new CommandLine.ParameterException(new CommandLine(this), "unknown scheme " + s);
+        throw new CommandLine.ParameterException(cli(), "unknown scheme " + s);
       }
     }
     if (repeat < 1) {
-      throw new CommandLine.ParameterException(new CommandLine(this), "--repeat must be at least 1, got " + repeat);
+      throw new CommandLine.ParameterException(cli(), "--repeat must be at least 1, got " + repeat);
     }
     out = root.resolve(out);
     work = root.resolve(work);
     if (replot) {
-      List<String> lines = Files.readAllLines(out.resolve("results.csv"));
-      String setup = Files.readAllLines(out.resolve("results.md")).get(1).replace("`", "");
-      List<Row> rows = new ArrayList<>();
-      for (String line : lines.subList(1, lines.size())) {
-        String[] c = line.split(",");
-        rows.add(new Row(c[0], c[1], "", num(c[2]), num(c[4]), num(c[5]), num(c[6]), num(c[7]), Long.parseLong(c[8]),
-            num(c[9]), num(c[10]), num(c[11]), Long.parseLong(c[12]), Long.parseLong(c[13]), num(c[14])));
-      }
-      Report.write(out, rows, setup);
+      replot();
       return 0;
     }
+    Charts.Provenance provenance = provenance(null);
     Files.createDirectories(out);
     deleteTree(work);
     Files.createDirectories(work);
@@ -144,11 +151,11 @@ public class Bench implements Callable<Integer> {
           if (repeat > 1) {
             Path dir = out.resolve("repeat-" + i);
             Files.createDirectories(dir);
-            Report.write(dir, runs.get(i - 1), describeSetup());
+            Report.write(dir, runs.get(i - 1), describeSetup(), provenance);
           }
         }
         rows = repeat > 1 ? Report.medianRuns(runs) : runs.get(0);
-        Report.write(out, rows, describeSetup() + (repeat > 1 ? " (median run of " + repeat + ")" : ""));
+        Report.write(out, rows, describeSetup() + (repeat > 1 ? " (median run of " + repeat + ")" : ""), provenance);
         if (repeat > 1) {
           Report.writeRepeats(out, runs, describeSetup());
           log.println("bench: wrote " + out.resolve("repeats.md"));
@@ -157,14 +164,52 @@ public class Bench implements Callable<Integer> {
       }
       if (sensitivity.contains("batch")) {
         List<Row> batch = batchSensitivity();
-        Report.writeBatch(out, batch, describeSetup());
+        Report.writeBatch(out, batch, describeSetup(), provenance);
       }
       if (sensitivity.contains("cache")) {
-        CacheSensitivity.run(out, records, log);
+        CacheSensitivity.run(out, records, log, provenance);
       }
       return 0;
     } finally {
       stopRedis();
+    }
+  }
+
+  /**
+   * The charts of {@code <out>} drawn again from its results.csv, with the setup, machine and date its
+   * results.md records (or {@code --machine} and {@code --date}); results.md and results.csv stay as published.
+   */
+  private void replot() throws IOException {
+    List<String> lines = Files.readAllLines(out.resolve("results.csv"));
+    List<String> md = Files.readAllLines(out.resolve("results.md"));
+    String setup = md.get(1).replace("`", "");
+    Charts.Provenance recorded = Charts.Provenance.parse(md.get(0));
+    if (recorded == null && (machine == null || date == null)) {
+      throw new CommandLine.ParameterException(cli(), out.resolve("results.md")
+          + " does not record the machine and date of its run: give them with --machine and --date");
+    }
+    List<Row> rows = new ArrayList<>();
+    for (String line : lines.subList(1, lines.size())) {
+      String[] c = line.split(",");
+      rows.add(new Row(c[0], c[1], "", num(c[2]), num(c[4]), num(c[5]), num(c[6]), num(c[7]), Long.parseLong(c[8]),
+          num(c[9]), num(c[10]), num(c[11]), Long.parseLong(c[12]), Long.parseLong(c[13]), num(c[14])));
+    }
+    Report.writeCharts(out, Report.asPublished(rows, md), setup, provenance(recorded));
+    log.println("bench: redrew the charts of " + out);
+  }
+
+  /** The command line running this command, so that errors reach its streams. */
+  private CommandLine cli() {
+    return spec != null ? spec.commandLine() : new CommandLine(this);
+  }
+
+  /** --machine and --date where given, else {@code recorded}'s, else this machine today. */
+  Charts.Provenance provenance(Charts.Provenance recorded) {
+    try {
+      Charts.Provenance base = recorded != null ? recorded : Charts.Provenance.detect(clock);
+      return new Charts.Provenance(machine != null ? machine : base.machine(), date != null ? date : base.date());
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cli(), e.getMessage());
     }
   }
 

@@ -13,7 +13,6 @@ import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 
@@ -37,7 +36,8 @@ final class CacheSensitivity {
 
   record Point(double writeFraction, double skew, double meanEntries, int maxEntries, double meanBytes) {}
 
-  static void run(Path out, int records, PrintStream log) throws IOException, InterruptedException {
+  static void run(Path out, int records, PrintStream log, Charts.Provenance provenance)
+      throws IOException, InterruptedException {
     int n = Math.min(records, 10_000);
     long ops = 20L * n;
     List<Point> byWrite = new ArrayList<>();
@@ -50,7 +50,7 @@ final class CacheSensitivity {
       log.printf(Locale.ROOT, "bench: [cache] zipf %.2f, write fraction 0.5, n=%d, %d ops...%n", s, n, ops);
       bySkew.add(measure(n, ops, 0.5, s));
     }
-    StringBuilder md = new StringBuilder("<!-- written by bin/bench --sensitivity cache -->\n"
+    StringBuilder md = new StringBuilder("<!-- written by bin/bench --sensitivity cache; " + provenance.line() + " -->\n"
         + String.format(Locale.ROOT, "n = %d keys, %d operations on %d threads, %d-byte values, memory store, "
             + "PANCAKE warm-started with the true zipf distribution\n\n", n, ops, THREADS, VALUE_BYTES)
         + "| write fraction | zipf | UpdateCache entries (mean) | (max) | UpdateCache KB (mean) |\n|--:|--:|--:|--:|--:|\n");
@@ -61,15 +61,16 @@ final class CacheSensitivity {
       }
     }
     Files.writeString(out.resolve("updatecache.md"), md);
-    chart(out.resolve("updatecache-write-fraction.png"), "UpdateCache size vs write fraction (zipf 0.99, n=" + n + ")",
-        "write fraction", byWrite, true);
-    chart(out.resolve("updatecache-skew.png"), "UpdateCache size vs zipf skew (write fraction 0.5, n=" + n + ")",
-        "zipf parameter", bySkew, false);
+    String setup = String.format(Locale.ROOT, "memory store, n=%d keys, %d operations on %d threads", n, ops, THREADS);
+    chart(out.resolve("updatecache-write-fraction.png"), "UpdateCache size vs write fraction (zipf 0.99)",
+        "write fraction", byWrite, true, setup, provenance);
+    chart(out.resolve("updatecache-skew.png"), "UpdateCache size vs zipf skew (write fraction 0.5)",
+        "zipf parameter", bySkew, false, setup, provenance);
   }
 
-  private static void chart(Path file, String title, String xTitle, List<Point> points, boolean byWrite)
-      throws IOException {
-    XYChart c = new XYChartBuilder().width(800).height(480).title(title).xAxisTitle(xTitle)
+  private static void chart(Path file, String title, String xTitle, List<Point> points, boolean byWrite, String setup,
+      Charts.Provenance provenance) throws IOException {
+    XYChart c = new XYChartBuilder().width(800).height(480).xAxisTitle(xTitle)
         .yAxisTitle("UpdateCache entries").build();
     c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
     c.getStyler().setPlotBackgroundColor(java.awt.Color.WHITE);
@@ -83,7 +84,7 @@ final class CacheSensitivity {
     }
     c.addSeries("mean", x, mean);
     c.addSeries("max", x, max);
-    BitmapEncoder.saveBitmap(c, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    Charts.save(c, file, title, setup, provenance);
   }
 
   static Point measure(int n, long ops, double writeFraction, double skew) throws IOException, InterruptedException {

@@ -14,7 +14,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -393,6 +392,9 @@ public final class Dynamic implements Callable<Integer> {
   }
 
   private volatile boolean volatileRunning;
+  /** Where and when this run is, for its charts. */
+  private Charts.Provenance provenance;
+  private static final String SETUP = "PancakeClient on the memory store, one request thread, gets only (bin/bench-dynamic)";
 
   // ------------------------------------------------------------------ driver
 
@@ -400,7 +402,8 @@ public final class Dynamic implements Callable<Integer> {
   public Integer call() throws Exception {
     out = root.resolve(out);
     Files.createDirectories(out);
-    StringBuilder md = new StringBuilder("<!-- written by bin/bench-dynamic -->\n");
+    provenance = Charts.Provenance.detect(java.time.Clock.systemUTC());
+    StringBuilder md = new StringBuilder("<!-- written by bin/bench-dynamic; " + provenance.line() + " -->\n");
     md.append(String.format(Locale.ROOT, "Setup: memory store, one request thread (plus a helper batch every %d ms, `--kick-ms`), gets only, n = %d keys (6a/6b/control), "
         + "w = %d, confidence %.2f, %d seeds per point, give up after %d windows of new requests.%n%n",
         kickMs, keys, window, confidence, seeds, maxWindows));
@@ -539,16 +542,16 @@ public final class Dynamic implements Callable<Integer> {
     return String.join(", ", s);
   }
 
-  private static XYChart chart(String title, String xTitle, String yTitle) {
-    XYChart c = new XYChartBuilder().width(800).height(480).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+  private static XYChart chart(String xTitle, String yTitle) {
+    XYChart c = new XYChartBuilder().width(800).height(480).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
     c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
     c.getStyler().setPlotBackgroundColor(java.awt.Color.WHITE);
     return c;
   }
 
-  private static void lineChart(Path file, String title, String xTitle, String yTitle, Map<String, List<double[]>> series,
+  private void lineChart(Path file, String title, String xTitle, String yTitle, Map<String, List<double[]>> series,
       boolean logX) throws IOException {
-    XYChart c = chart(title, xTitle, yTitle);
+    XYChart c = chart(xTitle, yTitle);
     c.getStyler().setXAxisLogarithmic(logX);
     c.getStyler().setYAxisMin(0.0);
     boolean any = false;
@@ -566,13 +569,13 @@ public final class Dynamic implements Callable<Integer> {
       any = true;
     }
     if (any) {
-      BitmapEncoder.saveBitmap(c, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+      Charts.save(c, file, title, SETUP, provenance);
     }
   }
 
-  private static void swapChart(Path file, Swap s) throws IOException {
-    XYChart c = chart("Replica swapping, " + s.label() + " (n=" + s.n() + "), from the switch",
-        "seconds since the requests switched distribution", "pending swaps");
+  private void swapChart(Path file, Swap s) throws IOException {
+    String title = "Replica swapping, " + s.label() + " (n=" + s.n() + "), from the switch";
+    XYChart c = chart("seconds since the requests switched distribution", "pending swaps");
     List<Double> t = new ArrayList<>();
     List<Double> pending = new ArrayList<>();
     List<Double> kb = new ArrayList<>();
@@ -591,6 +594,6 @@ public final class Dynamic implements Callable<Integer> {
     b.setYAxisGroup(1);
     c.setYAxisGroupTitle(1, "proxy memory (KB)");
     c.getStyler().setYAxisGroupPosition(1, org.knowm.xchart.style.Styler.YAxisPosition.Right);
-    BitmapEncoder.saveBitmap(c, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    Charts.save(c, file, title, SETUP, provenance);
   }
 }

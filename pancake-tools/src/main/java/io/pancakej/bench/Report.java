@@ -11,7 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
@@ -22,7 +21,7 @@ import org.knowm.xchart.style.Styler;
 final class Report {
   private Report() {}
 
-  static void write(Path out, List<Bench.Row> rows, String setup) throws IOException {
+  static void write(Path out, List<Bench.Row> rows, String setup, Charts.Provenance provenance) throws IOException {
     Map<String, Double> base = new LinkedHashMap<>();
     for (Bench.Row r : rows) {
       if (r.scheme().equals("insecure")) {
@@ -32,7 +31,7 @@ final class Report {
     StringBuilder csv = new StringBuilder("scheme,workload,throughput_ops_s,ratio_to_insecure,read_avg_us,read_p99_us,"
         + "update_avg_us,update_p99_us,errors,server_round_trips_per_op,server_keys_per_op,server_bytes_per_op,"
         + "storage_entries,storage_bytes,load_seconds\n");
-    StringBuilder md = new StringBuilder("<!-- written by bin/bench -->\n`" + setup + "`\n\n"
+    StringBuilder md = new StringBuilder("<!-- written by bin/bench; " + provenance.line() + " -->\n`" + setup + "`\n\n"
         + "| scheme | workload | ops/s | x insecure | read avg us | read p99 us | update avg us | update p99 us "
         + "| errors | server round trips/op | server keys/op | server KB/op | storage entries | storage MB |\n"
         + "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
@@ -50,9 +49,66 @@ final class Report {
     }
     Files.writeString(out.resolve("results.csv"), csv);
     Files.writeString(out.resolve("results.md"), md);
-    throughputChart(out.resolve("throughput.png"), rows, setup);
-    latencyChart(out.resolve("latency.png"), rows, setup, false);
-    latencyChart(out.resolve("latency-p99.png"), rows, setup, true);
+    writeCharts(out, rows, setup, provenance);
+  }
+
+  /**
+   * The rows with the throughput and latencies results.md shows: the CSV keeps one decimal, the table
+   * rounds the exact figure, so a CSV value ending in .5 alone cannot tell which integer the table
+   * printed. A table row that names another scheme or workload than the CSV's leaves that row as it is.
+   */
+  static List<Bench.Row> asPublished(List<Bench.Row> rows, List<String> md) {
+    List<String[]> table = new ArrayList<>();
+    for (String line : md) {
+      if (line.startsWith("| ") && !line.startsWith("| scheme ")) {
+        String[] c = line.split("\\|", -1);
+        for (int i = 0; i < c.length; i++) {
+          c[i] = c[i].strip();
+        }
+        table.add(c);
+      }
+    }
+    List<Bench.Row> out = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      Bench.Row r = rows.get(i);
+      String[] c = i < table.size() ? table.get(i) : null;
+      if (c == null || c.length < 9 || !c[1].equals(r.scheme()) || !c[2].equalsIgnoreCase(r.workload())) {
+        out.add(r);
+        continue;
+      }
+      out.add(new Bench.Row(r.scheme(), r.workload(), r.variant(), cell(c[3], r.throughput()), cell(c[5], r.readAvg()),
+          cell(c[6], r.readP99()), cell(c[7], r.updateAvg()), cell(c[8], r.updateP99()), r.errors(),
+          r.roundTripsPerOp(), r.keysPerOp(), r.bytesPerOp(), r.storageEntries(), r.storageBytes(), r.loadSeconds()));
+    }
+    return out;
+  }
+
+  private static double cell(String text, double otherwise) {
+    if (text.equals("-")) {
+      return Double.NaN;
+    }
+    try {
+      return Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      return otherwise;
+    }
+  }
+
+  /** A bar's height as the table prints it (%.0f rounds half up; XChart's label pattern would round half even). */
+  private static double shown(double v) {
+    return Double.isNaN(v) ? v : Math.round(v);
+  }
+
+  static final String THROUGHPUT_TITLE = "Throughput (ops/s, log scale)";
+  static final String LATENCY_TITLE = "Average latency (us, log scale)";
+  static final String P99_TITLE = "p99 latency (us, log scale)";
+
+  /** throughput.png, latency.png and latency-p99.png: each scheme in its colour, headed by setup, machine and date. */
+  static void writeCharts(Path out, List<Bench.Row> rows, String setup, Charts.Provenance provenance)
+      throws IOException {
+    saveLog(throughputChart(rows), out.resolve("throughput.png"), THROUGHPUT_TITLE, setup, provenance);
+    saveLog(latencyChart(rows, false), out.resolve("latency.png"), LATENCY_TITLE, setup, provenance);
+    saveLog(latencyChart(rows, true), out.resolve("latency-p99.png"), P99_TITLE, setup, provenance);
   }
 
   /** Per scheme and workload, the run with the median throughput (the lower middle one for an even count). */
@@ -140,8 +196,8 @@ final class Report {
     return s;
   }
 
-  private static CategoryChart barChart(String title, String yTitle) {
-    CategoryChart chart = new CategoryChartBuilder().width(900).height(540).title(title)
+  private static CategoryChart barChart(String yTitle) {
+    CategoryChart chart = new CategoryChartBuilder().width(900).height(540)
         .xAxisTitle("workload").yAxisTitle(yTitle).build();
     chart.getStyler().setYAxisLogarithmic(true);
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
@@ -154,26 +210,30 @@ final class Report {
     return chart;
   }
 
-  /** Fig. 4 style: throughput per scheme and workload, log scale. */
-  static void throughputChart(Path file, List<Bench.Row> rows, String setup) throws IOException {
-    CategoryChart chart = barChart("Throughput (ops/s, log scale)  " + setup, "ops/s");
-    chart.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 12));
+  /** Fig. 4 style: throughput per scheme and workload, log scale, each scheme in its colour. */
+  static CategoryChart throughputChart(List<Bench.Row> rows) {
+    CategoryChart chart = barChart("ops/s");
     for (String s : schemes(rows)) {
       List<String> xs = new ArrayList<>();
       List<Double> ys = new ArrayList<>();
       for (Bench.Row r : rows) {
         if (r.scheme().equals(s)) {
           xs.add("YCSB-" + r.workload().toUpperCase(Locale.ROOT));
-          ys.add(r.throughput());
+          ys.add(shown(r.throughput()));
         }
       }
       chart.addSeries(s, xs, ys);
     }
-    saveLog(chart, file);
+    Charts.colourSchemes(chart);
+    return chart;
   }
 
-  /** XChart's log axis needs an explicit minimum (bars start at zero otherwise): the decade below the data. */
-  private static void saveLog(CategoryChart chart, Path file) throws IOException {
+  /**
+   * XChart's log axis needs an explicit minimum (bars start at zero otherwise): the decade below the
+   * data. Writes nothing for a chart without data.
+   */
+  private static void saveLog(CategoryChart chart, Path file, String title, String setup,
+      Charts.Provenance provenance) throws IOException {
     double min = Double.MAX_VALUE;
     double max = 0;
     for (var series : chart.getSeriesMap().values()) {
@@ -189,13 +249,12 @@ final class Report {
     }
     chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(min))));
     chart.getStyler().setYAxisMax(Math.pow(10, Math.ceil(Math.log10(max * 1.5))));
-    BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    Charts.save(chart, file, title, setup, provenance);
   }
 
-  /** Fig. 5 style: latency of reads and updates per scheme, log scale. */
-  static void latencyChart(Path file, List<Bench.Row> rows, String setup, boolean p99) throws IOException {
-    CategoryChart chart = barChart((p99 ? "p99" : "Average") + " latency (us, log scale)  " + setup, "us");
-    chart.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 12));
+  /** Fig. 5 style: latency of reads and updates per scheme, log scale, each scheme in its colour. */
+  static CategoryChart latencyChart(List<Bench.Row> rows, boolean p99) {
+    CategoryChart chart = barChart("us");
     chart.setXAxisTitle("workload / operation");
     for (String s : schemes(rows)) {
       List<String> xs = new ArrayList<>();
@@ -205,8 +264,8 @@ final class Report {
           continue;
         }
         String w = r.workload().toUpperCase(Locale.ROOT);
-        double read = p99 ? r.readP99() : r.readAvg();
-        double update = p99 ? r.updateP99() : r.updateAvg();
+        double read = shown(p99 ? r.readP99() : r.readAvg());
+        double update = shown(p99 ? r.updateP99() : r.updateAvg());
         if (!Double.isNaN(read)) {
           xs.add(w + " read");
           ys.add(read);
@@ -218,24 +277,24 @@ final class Report {
       }
       chart.addSeries(s, xs, ys);
     }
-    saveLog(chart, file);
+    Charts.colourSchemes(chart);
+    return chart;
   }
 
   /** Fig. 8 style: PANCAKE throughput and p99 latency against batch size B. */
-  static void writeBatch(Path out, List<Bench.Row> rows, String setup) throws IOException {
-    StringBuilder md = new StringBuilder("<!-- written by bin/bench --sensitivity batch -->\n`" + setup + "`\n\n"
+  static void writeBatch(Path out, List<Bench.Row> rows, String setup, Charts.Provenance provenance)
+      throws IOException {
+    StringBuilder md = new StringBuilder("<!-- written by bin/bench --sensitivity batch; " + provenance.line()
+        + " -->\n`" + setup + "`\n\n"
         + "| workload | B | ops/s | read p99 us | update p99 us | server keys/op |\n|---|--:|--:|--:|--:|--:|\n");
     for (Bench.Row r : rows) {
       md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", r.workload().toUpperCase(Locale.ROOT),
           r.variant().substring(2), f(r.throughput(), 0), f(r.readP99(), 0), f(r.updateP99(), 0), f(r.keysPerOp(), 2)));
     }
     Files.writeString(out.resolve("batch.md"), md);
-    XYChart thr = new XYChartBuilder().width(800).height(480).title("PANCAKE throughput vs batch size B  " + setup)
-        .xAxisTitle("B").yAxisTitle("ops/s").build();
-    XYChart lat = new XYChartBuilder().width(800).height(480).title("PANCAKE p99 latency vs batch size B  " + setup)
-        .xAxisTitle("B").yAxisTitle("p99 latency (us)").build();
+    XYChart thr = new XYChartBuilder().width(800).height(480).xAxisTitle("B").yAxisTitle("ops/s").build();
+    XYChart lat = new XYChartBuilder().width(800).height(480).xAxisTitle("B").yAxisTitle("p99 latency (us)").build();
     for (XYChart c : List.of(thr, lat)) {
-      c.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 12));
       c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
       c.getStyler().setPlotBackgroundColor(java.awt.Color.WHITE);
     }
@@ -254,8 +313,8 @@ final class Report {
       thr.addSeries(name, b, t);
       lat.addSeries(name, b, p);
     }
-    BitmapEncoder.saveBitmap(thr, out.resolve("batch-throughput.png").toString(), BitmapEncoder.BitmapFormat.PNG);
-    BitmapEncoder.saveBitmap(lat, out.resolve("batch-latency.png").toString(), BitmapEncoder.BitmapFormat.PNG);
+    Charts.save(thr, out.resolve("batch-throughput.png"), "PANCAKE throughput vs batch size B", setup, provenance);
+    Charts.save(lat, out.resolve("batch-latency.png"), "PANCAKE p99 latency vs batch size B", setup, provenance);
   }
 
   private static double nz(double v) {
