@@ -1,17 +1,9 @@
 package io.pancakej.smoothing;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -25,8 +17,6 @@ import java.util.concurrent.locks.StampedLock;
 import java.util.function.UnaryOperator;
 import java.util.random.RandomGenerator;
 
-import io.pancakej.ConfigException;
-import io.pancakej.IntegrityException;
 import io.pancakej.PancakeConfig;
 import io.pancakej.PancakeException;
 import io.pancakej.StateException;
@@ -36,12 +26,10 @@ import io.pancakej.crypto.CtrDrbg;
 import io.pancakej.crypto.EpochAead;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.crypto.Prf;
-import io.pancakej.distribution.DistributionFile;
 import io.pancakej.state.ProxyState;
 import io.pancakej.state.StateDirectory;
 import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.KvStore;
-import io.pancakej.store.Stores;
 
 /**
  * The PANCAKE engine behind {@link io.pancakej.PancakeClient}; not an API of its own.
@@ -61,8 +49,8 @@ import io.pancakej.store.Stores;
 public final class Proxy implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.pancakej");
   final KvStore store;
-  private final StateDirectory stateDir;
-  private final MasterKey masterKey;
+  final StateDirectory stateDir;
+  final MasterKey masterKey;
   private final Prf prf;
   /** Seals replicas and the canary: AES-256-GCM under counted key epochs (see {@link #valueAead}). */
   final EpochAead aead;
@@ -75,7 +63,7 @@ public final class Proxy implements AutoCloseable {
   final ThreadLocal<RandomGenerator> random;
   final int batchSize;
   final String storeDescription;
-  private final byte[] stateId;
+  final byte[] stateId;
   final AtomicLong versions = new AtomicLong();
   private final LongAdder requestCount = new LongAdder();
   final LongAdder batchCount = new LongAdder();
@@ -85,7 +73,7 @@ public final class Proxy implements AutoCloseable {
   /** Set when a tick found the last pending swap already done (after recovery). */
   volatile boolean pendingFinish;
   /** Accesses the estimate in force was learned from; {@link Estimator#EXACT} declared, {@link Estimator#ASSUMED} no prior. */
-  private volatile long estimateSamples;
+  volatile long estimateSamples;
   /** Where the estimate in force came from, in words (printed by the YCSB binding, saved with the state). */
   private volatile String estimateSource;
   private final AtomicBoolean open = new AtomicBoolean(true);
@@ -103,9 +91,9 @@ public final class Proxy implements AutoCloseable {
   /** One checkpoint at a time: a snapshot is saved before the next one is taken. */
   private final ReentrantLock checkpointLock = new ReentrantLock();
   /** The phase the state file holds (set by every checkpoint, and by a reopen that found it current). */
-  private volatile Phase checkpointedPhase;
+  volatile Phase checkpointedPhase;
 
-  private Proxy(PancakeConfig config, KvStore store, StateDirectory stateDir, MasterKey masterKey,
+  Proxy(PancakeConfig config, KvStore store, StateDirectory stateDir, MasterKey masterKey,
       ReplicaCodec codec, Phase phase, byte[][] keyOfSlot, int[] freeOrder, int nextFree, byte[] stateId,
       long walSequence, long estimateSamples, String estimateSource, ProxyState.KeyEpoch savedKeyEpoch,
       boolean eagerSwaps) {
@@ -200,12 +188,12 @@ public final class Proxy implements AutoCloseable {
   }
 
   /** Write-ahead log file s's key: one per file (bounded use), bound to the state. */
-  private static java.util.function.LongFunction<Aead> walKeys(MasterKey key, byte[] stateId) {
+  static java.util.function.LongFunction<Aead> walKeys(MasterKey key, byte[] stateId) {
     String prefix = "pancake-j wal v2 " + java.util.HexFormat.of().formatHex(stateId) + " file ";
     return seq -> new Aead(key.derive(prefix + seq));
   }
 
-  private static ThreadLocal<RandomGenerator> randomSource(Long seed) {
+  static ThreadLocal<RandomGenerator> randomSource(Long seed) {
     if (seed == null) {
       return ThreadLocal.withInitial(CtrDrbg::new);
     }
@@ -221,341 +209,25 @@ public final class Proxy implements AutoCloseable {
 
   /** Opens the state in the configured directory (creating it if allowed) and the store. */
   public static Proxy open(PancakeConfig config) {
-    return open(config, false);
+    return ProxyOpener.open(config, false);
   }
 
   /** Test hook: with {@code eagerSwaps}, a transition writes all its swaps at once (insecure). */
   static Proxy open(PancakeConfig config, boolean eagerSwaps) {
-    boolean exists = StateDirectory.exists(config.stateDir());
-    if (!exists && !config.createIfMissing()) {
-      throw new StateException("no PANCAKE state in " + config.stateDir().toAbsolutePath()
-          + "; load the data first (bin/ycsb load pancake ...) with the same pancake.state.dir");
-    }
-    if (!exists && config.capacity() < 1) {
-      throw new ConfigException("a new PANCAKE state needs a capacity: set pancake.capacity"
-          + " (or YCSB's recordcount)");
-    }
-    // everything that can reject a new state's configuration is checked before anything is
-    // created: the state directory, the key file, the store (RocksDB creates its directory)
-    Initial initial = exists ? null : Initial.prepare(config);
-    Leftovers leftovers = exists ? null : Leftovers.before(config.stateDir());
-    StateDirectory dir = StateDirectory.lock(config.stateDir());
-    KvStore store = null;
-    CompletableFuture<ProxyState> saved = null;
-    boolean creating = false;
-    try {
-      MasterKey key;
-      if (exists) {
-        if (!Files.isRegularFile(config.keyFile())) {
-          throw new StateException("the master key file " + config.keyFile() + " of state "
-              + dir.path() + " is missing");
-        }
-        key = MasterKey.load(config.keyFile());
-        // decrypting a saved state of several MB (in code the JIT has not compiled yet) is the
-        // longest step of an open: it runs while the store connects or opens
-        saved = loadInBackground(dir, key);
-      } else {
-        // an existing key file is used; a new one is written only once the store proved empty
-        key = Files.isRegularFile(config.keyFile()) ? MasterKey.load(config.keyFile()) : null;
-      }
-      store = config.openStore();
-      if (!exists) {
-        checkStoreIsNew(config, dir, key, store);
-        if (key == null) {
-          key = MasterKey.loadOrCreate(config.keyFile());
-        }
-        creating = true; // from here on what this create made stays: the store may hold data under the key
-      }
-      Proxy proxy = exists
-          ? reopen(config, dir, key, store, awaitLoad(saved), eagerSwaps)
-          : create(config, dir, key, store, initial, eagerSwaps);
-      proxy.log.start();
-      proxy.finishSwapBeforeServing();
-      proxy.emitter.start();
-      if (proxy.estimator != null) {
-        proxy.estimator.start();
-      }
-      proxy.checkpointer.start();
-      return proxy;
-    } catch (RuntimeException e) {
-      if (saved != null) {
-        // the state directory stays locked until the background load has stopped reading it
-        try {
-          awaitLoad(saved);
-        } catch (RuntimeException suppressed) {
-          if (suppressed != e) {
-            e.addSuppressed(suppressed);
-          }
-        }
-      }
-      if (store != null) {
-        try {
-          store.close();
-        } catch (RuntimeException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-      }
-      dir.close();
-      if (leftovers != null && !creating) {
-        leftovers.remove(); // a rejected create leaves the state directory as it found it
-      }
-      throw e;
-    }
+    return ProxyOpener.open(config, eagerSwaps);
   }
 
-  /**
-   * What a new state is initialized from, read and checked before anything is created: the
-   * capacity, and the declared distribution's weights (each key within pancake.key.size, no more
-   * keys than the capacity) with the estimate they give.
-   */
-  private static final class Initial {
-    final int capacity;
-    final List<byte[]> listedKeys = new ArrayList<>();
-    double[] inOrder;
-    String source;
-
-    private Initial(int capacity) {
-      this.capacity = capacity;
+  /** Starts what {@link #close} stops: the log writer, pending swaps, the clock, the estimator, checkpoints. */
+  void start() {
+    log.start();
+    finishSwapBeforeServing();
+    emitter.start();
+    if (estimator != null) {
+      estimator.start();
     }
-
-    static Initial prepare(PancakeConfig config) {
-      int n = config.capacity();
-      if (n > (1 << 29)) {
-        throw new ConfigException("pancake.capacity " + n + " is too large (at most 2^29 key slots)");
-      }
-      Initial init = new Initial(n);
-      PancakeConfig.Declared declared = config.declaredDistribution();
-      if (declared != null) {
-        Map<String, Double> weights = declared.weights();
-        for (String k : weights.keySet()) {
-          init.listedKeys.add(checkedFileKey(declared, config, k));
-        }
-        init.inOrder = DistributionFile.estimate(DistributionFile.weightsInOrder(weights), n);
-        init.source = declared.source();
-      }
-      return init;
-    }
+    checkpointer.start();
   }
 
-  /**
-   * The parts of a state directory that locking it creates (the directory, its lock file), noted
-   * before: a create that is rejected removes those it created and nothing else.
-   */
-  private static final class Leftovers {
-    final Path dir;
-    final boolean dirExisted;
-    final boolean lockExisted;
-
-    private Leftovers(Path dir) {
-      this.dir = dir.toAbsolutePath().normalize();
-      this.dirExisted = Files.exists(this.dir);
-      this.lockExisted = Files.exists(this.dir.resolve(StateDirectory.LOCK_FILE));
-    }
-
-    static Leftovers before(Path dir) {
-      return new Leftovers(dir);
-    }
-
-    void remove() {
-      try {
-        if (!lockExisted) {
-          Files.deleteIfExists(dir.resolve(StateDirectory.LOCK_FILE));
-        }
-        if (!dirExisted) {
-          Files.deleteIfExists(dir); // only if empty: anything else in it is not ours to delete
-        }
-      } catch (IOException ignored) {
-        // best effort: the error being thrown is the one that matters
-      }
-    }
-  }
-
-  /**
-   * Creating a state writes 2n replicas and a canary over whatever the store holds, so a store
-   * that holds anything is refused, never overwritten: it may be this state's own data after its
-   * state file was lost (a restored state file reads it again), or another proxy's store (one
-   * proxy per store). Where the key is known, the canary and the first replica label say which.
-   */
-  private static void checkStoreIsNew(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store) {
-    if (store.isEmpty()) {
-      return;
-    }
-    String desc = store.describe();
-    String found = null;
-    if (key != null) {
-      Prf prf = labelPrf(key);
-      List<byte[]> got = store.multiGet(List.of(canaryLabel(prf), label(prf, 0)));
-      if (got.get(0) != null) {
-        found = "a PANCAKE store created with this master key (" + config.keyFile().toAbsolutePath().normalize()
-            + "): the data of another state directory that uses the same key, or of this state directory"
-            + " before its state file was lost";
-      } else if (got.get(1) != null) {
-        found = "PANCAKE replicas sealed under this master key (" + config.keyFile().toAbsolutePath().normalize()
-            + ") but no canary: a creation of a state with this key that did not finish";
-      }
-    }
-    if (found == null) {
-      String count = store.storage().filter(s -> s.entries() > 0)
-          .map(s -> (desc.startsWith("rocksdb:") ? "about " : "") + s.entries() + " entries").orElse("data");
-      found = count + " (another application's or scheme's data, or a PANCAKE store under another master key)";
-    }
-    throw new StateException("cannot create a PANCAKE state in " + dir.path() + " over store " + desc
-        + ": the store is not empty: it holds " + found + ". Nothing was written. A new state needs an empty"
-        + " store: one proxy per store. To go on, either restore the state directory that belongs to"
-        + " this store (state.bin and its wal.* files, with the same master key) into " + dir.path()
-        + ", or, if its data is not needed, " + Stores.howToEmpty(desc) + " and open again, or configure another"
-        + " store");
-  }
-
-  private static CompletableFuture<ProxyState> loadInBackground(StateDirectory dir, MasterKey key) {
-    CompletableFuture<ProxyState> result = new CompletableFuture<>();
-    Thread loader = new Thread(() -> {
-      try {
-        result.complete(dir.load(key));
-      } catch (Throwable t) {
-        result.completeExceptionally(t);
-      }
-    }, "pancake-state-load");
-    loader.setDaemon(true);
-    loader.start();
-    return result;
-  }
-
-  /** The loaded state, or the load's own exception (not wrapped). */
-  private static ProxyState awaitLoad(CompletableFuture<ProxyState> saved) {
-    try {
-      return saved.join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException) {
-        throw (RuntimeException) cause;
-      }
-      if (cause instanceof Error) {
-        throw (Error) cause;
-      }
-      throw new StateException("loading the proxy state failed: " + cause, cause);
-    }
-  }
-
-  private static int[] shuffledSlots(int n, RandomGenerator rnd) {
-    int[] order = new int[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    for (int i = n - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      int t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
-    return order;
-  }
-
-  private static Proxy create(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store, Initial initial,
-      boolean eager) {
-    int n = initial.capacity;
-    RandomGenerator rnd = randomSource(config.seed()).get();
-    int[] order = shuffledSlots(n, rnd);
-    byte[][] keyOfSlot = new byte[n][];
-    double[] estimate = new double[n];
-    int bound = 0;
-    String source;
-    if (initial.inOrder != null) {
-      for (byte[] k : initial.listedKeys) {
-        keyOfSlot[order[bound++]] = k;
-      }
-      for (int i = 0; i < n; i++) {
-        estimate[order[i]] = initial.inOrder[i];
-      }
-      source = initial.source;
-    } else {
-      Arrays.fill(estimate, 1.0 / n);
-      source = "none declared: uniform over the " + n + " key slots until the detector learns the workload";
-    }
-    ReplicaPlan plan = ReplicaPlan.build(estimate, rnd);
-    byte[] stateId = new byte[16];
-    new SecureRandom().nextBytes(stateId);
-    ReplicaCodec codec = new ReplicaCodec(config.keySize(), config.valueSize());
-    WriteAheadLog.deleteBefore(dir.path(), Long.MAX_VALUE); // leftovers of an earlier, unfinished state
-    Proxy proxy = new Proxy(config, store, dir, key, codec, new Phase.Steady(plan), keyOfSlot, order, bound,
-        stateId, 1, initial.inOrder != null ? Estimator.EXACT : Estimator.ASSUMED, source, null, eager);
-    proxy.writeInitialReplicas(plan);
-    proxy.checkpoint();
-    return proxy;
-  }
-
-  private static byte[] checkedFileKey(PancakeConfig.Declared declared, PancakeConfig config, String k) {
-    byte[] kb = k.getBytes(StandardCharsets.UTF_8);
-    if (kb.length > config.keySize()) {
-      throw new ValueTooLargeException("a key in the " + declared.source() + " is " + kb.length
-          + " bytes, more than pancake.key.size = " + config.keySize());
-    }
-    return kb;
-  }
-
-  private static Proxy reopen(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store, ProxyState s,
-      boolean eager) {
-    if (!s.storeDescription().equals(store.describe())) {
-      throw new StateException("state " + dir.path() + " belongs to store " + s.storeDescription()
-          + ", not to the configured store " + store.describe());
-    }
-    if (config.capacityExplicit() && config.capacity() != s.capacity()) {
-      throw new ConfigException("state " + dir.path() + " was created with pancake.capacity=" + s.capacity()
-          + "; the configuration asks for pancake.capacity=" + config.capacity() + " (the capacity is fixed"
-          + " when a state is created: leave pancake.capacity unset or set it to " + s.capacity()
-          + ", or load the data into a new state and an empty store)");
-    }
-    if (s.valueSize() != config.valueSize() || s.keySize() != config.keySize()) {
-      throw new ConfigException("state " + dir.path() + " was created with pancake.value.size="
-          + s.valueSize() + " and pancake.key.size=" + s.keySize() + "; the configuration asks for "
-          + config.valueSize() + " and " + config.keySize());
-    }
-    Phase phase;
-    try {
-      ReplicaPlan plan = ReplicaPlan.restore(s.estimate(), s.ownerOf(), s.indexOf());
-      if (s.transition() != null) {
-        ProxyState.TransitionState t = s.transition();
-        ReplicaPlan from = ReplicaPlan.restore(t.fromEstimate(), t.fromOwnerOf(), t.fromIndexOf());
-        Transition saved = new Transition(from, plan, t.pendingSwaps());
-        saved.markDurable(); // it comes from the state file
-        phase = saved;
-      } else {
-        phase = new Phase.Steady(plan);
-      }
-    } catch (RuntimeException e) {
-      throw new StateException("state " + dir.path() + " holds an inconsistent replica plan", e);
-    }
-    ReplicaCodec codec = new ReplicaCodec(s.keySize(), s.valueSize());
-    Recovered r = recover(dir, key, s);
-    Proxy proxy = new Proxy(config, store, dir, key, codec, phase, r.keyOfSlot, r.freeOrder, 0, s.stateId(),
-        r.nextSequence, s.estimateSamples(), s.estimateSource(), s.keyEpoch(), eager);
-    proxy.cache.restore(r.pending, phase.target, proxy.versions.incrementAndGet());
-    proxy.checkCanary();
-    proxy.freeDeleted(r.deletedSlots);
-    if (proxy.estimateSamples != Estimator.ASSUMED) {
-      // slots freed after the last checkpoint: their drop from the estimate was not saved
-      double[] estimate = phase.target.estimate;
-      for (int slot = 0; slot < estimate.length; slot++) {
-        if (estimate[slot] > 0 && proxy.keys.keyOf(slot) == null) {
-          proxy.freedSlots.add(slot);
-        }
-      }
-    }
-    proxy.checkpointedPhase = phase;
-    if (!r.logWasEmpty) {
-      // make what the log replayed part of a checkpoint, and start a fresh log. With every log
-      // file empty the saved state is current, and those files plus the fresh one this proxy
-      // writes still replay on top of it (no torn tail can be left behind in an older file):
-      // re-sealing a state of several MB would only delay the first request.
-      proxy.checkpoint();
-    }
-    PancakeConfig.Declared declared = config.declaredDistribution();
-    if (declared != null) {
-      // a declared distribution wins over the saved estimate: swap towards it if it differs
-      proxy.warmStartFrom(declared, config);
-    }
-    return proxy;
-  }
 
   /**
    * A swap that is under way when the proxy opens -- towards a declared distribution that differs
@@ -621,168 +293,6 @@ public final class Proxy implements AutoCloseable {
     }
   }
 
-  /** A state checkpoint with its write-ahead log replayed on top. */
-  private static final class Recovered {
-    byte[][] keyOfSlot;
-    int[] freeOrder;
-    List<ProxyState.PendingEntry> pending;
-    long nextSequence;
-    boolean logWasEmpty;
-    int[] deletedSlots;
-  }
-
-  private static Recovered recover(StateDirectory dir, MasterKey key, ProxyState s) {
-    byte[][] keyOfSlot = s.keyOfSlot().clone();
-    Map<Integer, ProxyState.PendingEntry> pending = new LinkedHashMap<>();
-    for (ProxyState.PendingEntry e : s.pending()) {
-      pending.put(e.keySlot(), e);
-    }
-    boolean logWasEmpty = WriteAheadLog.isEmpty(dir.path(), s.walSequence());
-    java.util.Set<Integer> rebound = new java.util.HashSet<>();
-    long last = WriteAheadLog.replay(dir.path(), walKeys(key, s.stateId()), s.walSequence(), rec -> {
-      ByteBuffer b = rec.payload();
-      int slot = b.getInt();
-      if (slot < 0 || slot >= keyOfSlot.length) {
-        throw new StateException("write-ahead log names key slot " + slot + ", outside the capacity");
-      }
-      switch (rec.type()) {
-        case WriteAheadLog.BIND: {
-          byte[] k = new byte[b.remaining()];
-          b.get(k);
-          keyOfSlot[slot] = k;
-          rebound.add(slot);
-          break;
-        }
-        case WriteAheadLog.WRITE: {
-          boolean present = b.get() == 1;
-          byte[] v = new byte[b.remaining()];
-          b.get(v);
-          // no replica is known to hold it: every replica gets it again
-          pending.put(slot, new ProxyState.PendingEntry(slot, present ? v : null, new long[0]));
-          break;
-        }
-        case WriteAheadLog.FREE:
-          keyOfSlot[slot] = null;
-          pending.remove(slot);
-          break;
-        default:
-          throw new StateException("write-ahead log holds an unknown record type " + rec.type());
-      }
-    });
-    Recovered r = new Recovered();
-    r.keyOfSlot = keyOfSlot;
-    java.util.LinkedHashSet<Integer> free = new java.util.LinkedHashSet<>();
-    int[] saved = s.freeOrder();
-    for (int i = s.nextFree(); i < saved.length; i++) {
-      if (keyOfSlot[saved[i]] == null) {
-        free.add(saved[i]);
-      }
-    }
-    for (int slot = 0; slot < keyOfSlot.length; slot++) {
-      if (keyOfSlot[slot] == null) {
-        free.add(slot); // freed after the checkpoint
-      }
-    }
-    r.freeOrder = free.stream().mapToInt(Integer::intValue).toArray();
-    r.pending = new ArrayList<>(pending.values());
-    r.nextSequence = Math.max(last, s.walSequence()) + 1;
-    r.logWasEmpty = logWasEmpty;
-    // a slot rebound or written since the checkpoint is no longer deleted everywhere
-    r.deletedSlots = java.util.Arrays.stream(s.deletedSlots())
-        .filter(slot -> slot >= 0 && slot < keyOfSlot.length && keyOfSlot[slot] != null && !pending.containsKey(slot)
-            && !rebound.contains(slot))
-        .toArray();
-    if (logWasEmpty) {
-      // nothing to keep: without this every read-only session would leave one empty file behind
-      WriteAheadLog.deleteBefore(dir.path(), r.nextSequence);
-    }
-    return r;
-  }
-
-  /** Frees the slots a checkpoint saved as deleted everywhere but still in use (no request holds them now). */
-  private void freeDeleted(int[] slots) {
-    for (int slot : slots) {
-      cache.markDeletedEverywhere(slot);
-      freeIfUnused(slot);
-    }
-  }
-
-  private void warmStartFrom(PancakeConfig.Declared declared, PancakeConfig config) {
-    Map<String, Double> weights = declared.weights();
-    int n = phase.target.keySlots;
-    double[] inOrder = DistributionFile.estimate(DistributionFile.weightsInOrder(weights), n);
-    double[] estimate = new double[n]; // slots of unlisted keys, and free ones, get none
-    int i = 0;
-    for (String k : weights.keySet()) {
-      int slot = keys.bindQuietly(checkedFileKey(declared, config, k));
-      estimate[slot] = inOrder[i++];
-    }
-    double[] current = phase.target.estimate;
-    double distance = 0;
-    for (int s = 0; s < n; s++) {
-      distance += Math.abs(estimate[s] - current[s]);
-    }
-    if (distance < 1e-9 && estimateSamples == Estimator.EXACT) {
-      return; // the state already holds this estimate
-    }
-    startTransition(estimate, Estimator.EXACT, declared.source() + " (replicas swapped to it at open)");
-  }
-
-  /** Paper Init: every replica slot gets a sealed value; dummies and unbound slots hold none. */
-  private void writeInitialReplicas(ReplicaPlan plan) {
-    int m = plan.replicaSlots;
-    int chunk = 512;
-    long started = System.nanoTime();
-    int reported = 0;
-    List<byte[]> labels = new ArrayList<>(chunk);
-    List<byte[]> values = new ArrayList<>(chunk);
-    for (int r = 0; r < m; r++) {
-      int owner = plan.ownerOf[r];
-      byte[] plaintext = owner == ReplicaPlan.DUMMY
-          ? codec.encode(ReplicaCodec.DUMMY, r, ReplicaPlan.DUMMY, null, null)
-          : codec.encode(ReplicaCodec.ABSENT, r, owner, keys.keyOf(owner), null);
-      byte[] label = label(r);
-      labels.add(label);
-      values.add(aead.encrypt(plaintext, label));
-      if (labels.size() == chunk || r == m - 1) {
-        store.multiPut(labels, values);
-        labels.clear();
-        values.clear();
-        int percent = (int) ((r + 1L) * 100 / m);
-        if (m >= 100_000 && percent / 10 > reported / 10) {
-          reported = percent;
-          LOG.log(System.Logger.Level.INFO, String.format("initializing %d replicas: %d%% (%.1f s)", m, percent,
-              (System.nanoTime() - started) / 1e9));
-        }
-      }
-    }
-    byte[] canary = canaryLabel();
-    store.put(canary, aead.encrypt(stateId, canary));
-  }
-
-  private void checkCanary() {
-    byte[] canary = canaryLabel();
-    byte[] sealed = store.get(canary);
-    if (sealed == null) {
-      throw new StateException("store " + storeDescription + " does not hold the data of state "
-          + stateDir.path() + " (it is empty or was wiped); load the data again into a fresh state");
-    }
-    byte[] id;
-    try {
-      id = aead.decrypt(sealed, canary);
-    } catch (IntegrityException e) {
-      // the canary's label comes from this state's master key: another key's data would not be
-      // there at all, so a canary that fails authentication was tampered with or corrupted (or
-      // sealed by another state under the same key file, whose value keys differ)
-      throw new IntegrityException("the canary entry of store " + storeDescription + " (which ties it to state "
-          + stateDir.path() + ") failed authentication: the store's data was tampered with or corrupted, or it"
-          + " was initialized by another PANCAKE state with the same key file (one proxy per store)", e);
-    }
-    if (!Arrays.equals(id, stateId)) {
-      throw new StateException("store " + storeDescription + " was initialized by another PANCAKE state"
-          + " than " + stateDir.path());
-    }
-  }
 
   byte[] label(int replicaSlot) {
     return label(prf, replicaSlot);
@@ -792,15 +302,15 @@ public final class Proxy implements AutoCloseable {
     return canaryLabel(prf);
   }
 
-  private static Prf labelPrf(MasterKey key) {
+  static Prf labelPrf(MasterKey key) {
     return new Prf(key.derive("pancake-j label prf v1"), 16);
   }
 
-  private static byte[] label(Prf prf, int replicaSlot) {
+  static byte[] label(Prf prf, int replicaSlot) {
     return prf.compute(ByteBuffer.allocate(9).put((byte) 1).putLong(replicaSlot).array());
   }
 
-  private static byte[] canaryLabel(Prf prf) {
+  static byte[] canaryLabel(Prf prf) {
     return prf.compute("\u0002pancake-j canary".getBytes(StandardCharsets.US_ASCII));
   }
 
@@ -979,7 +489,7 @@ public final class Proxy implements AutoCloseable {
     }
   }
 
-  private void freeIfUnused(int slot) {
+  void freeIfUnused(int slot) {
     long stamp = phaseLock.readLock();
     try {
       keys.freeIfUnused(slot, this::deletedEverywhere);
@@ -1163,7 +673,7 @@ public final class Proxy implements AutoCloseable {
 
   private NextEstimate afterTransition;
   /** Key slots freed since the estimate last dropped them (their real probability goes elsewhere). */
-  private final ConcurrentLinkedQueue<Integer> freedSlots = new ConcurrentLinkedQueue<>();
+  final ConcurrentLinkedQueue<Integer> freedSlots = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean reweighting = new AtomicBoolean();
 
   /**
