@@ -12,14 +12,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.StampedLock;
 import java.util.function.UnaryOperator;
 import java.util.random.RandomGenerator;
 
 import io.pancakej.PancakeConfig;
 import io.pancakej.PancakeException;
-import io.pancakej.StateException;
 import io.pancakej.ValueTooLargeException;
 import io.pancakej.crypto.Aead;
 import io.pancakej.crypto.CtrDrbg;
@@ -75,7 +73,7 @@ public final class Proxy implements AutoCloseable {
   /** Accesses the estimate in force was learned from; {@link Estimator#EXACT} declared, {@link Estimator#ASSUMED} no prior. */
   volatile long estimateSamples;
   /** Where the estimate in force came from, in words (printed by the YCSB binding, saved with the state). */
-  private volatile String estimateSource;
+  volatile String estimateSource;
   private final AtomicBoolean open = new AtomicBoolean(true);
   final TickRunner runner = new TickRunner(this);
   private final Emitter emitter;
@@ -83,15 +81,7 @@ public final class Proxy implements AutoCloseable {
   private final Estimator estimator;
   private final boolean eagerSwapsForTests;
   final WriteAheadLog wal;
-  private final Thread checkpointer;
-  private final long checkpointNanos;
-  final LongAdder checkpoints = new LongAdder();
-  /** Set when a new plan waits to be saved: the checkpoint thread saves it at once. */
-  private volatile boolean checkpointSoon;
-  /** One checkpoint at a time: a snapshot is saved before the next one is taken. */
-  private final ReentrantLock checkpointLock = new ReentrantLock();
-  /** The phase the state file holds (set by every checkpoint, and by a reopen that found it current). */
-  volatile Phase checkpointedPhase;
+  final Checkpointer checkpointer;
 
   Proxy(PancakeConfig config, KvStore store, StateDirectory stateDir, MasterKey masterKey,
       ReplicaCodec codec, Phase phase, byte[][] keyOfSlot, int[] freeOrder, int nextFree, byte[] stateId,
@@ -131,7 +121,6 @@ public final class Proxy implements AutoCloseable {
     this.emitter = new Emitter(runner, new EmissionRate(config.pacerRate(), config.tickRateMax(),
         config.tickBatchesMax(), batchSize, Emitter.WINDOW_NANOS), requestCount::sum, daemon("pancake-emitter"));
     this.maxBatchesPerTick = Integer.highestOneBit(config.tickBatchesMax());
-    this.checkpointNanos = config.checkpointInterval().toNanos();
     this.estimator = config.adapt()
         ? new Estimator(phase.target.keySlots, config.firstWindow(), config.windowSize(), config.detectionConfidence(),
             phase.target.estimate, estimateSamples, this::onEstimate)
@@ -139,7 +128,7 @@ public final class Proxy implements AutoCloseable {
     if (estimator != null && phase instanceof Transition) {
       estimator.pause(true);
     }
-    this.checkpointer = daemon("pancake-checkpoint").newThread(this::checkpointLoop);
+    this.checkpointer = new Checkpointer(this, config.checkpointInterval(), daemon("pancake-checkpoint"));
   }
 
   private final int maxBatchesPerTick;
@@ -314,108 +303,14 @@ public final class Proxy implements AutoCloseable {
     return prf.compute("\u0002pancake-j canary".getBytes(StandardCharsets.US_ASCII));
   }
 
-  /** Snapshot of everything; the caller holds the phase write lock. */
-  private ProxyState snapshotLocked() {
-    Phase p = phase;
-    ReplicaPlan plan = p.target;
-    ProxyState.TransitionState t = null;
-    if (p instanceof Transition tr) {
-      t = new ProxyState.TransitionState(tr.from.estimate, tr.from.ownerOf, tr.from.indexOf, tr.pendingSlots());
-    }
-    return new ProxyState(storeDescription, stateId, plan.keySlots, codec.valueSize, codec.keySize,
-        plan.estimate, plan.ownerOf, plan.indexOf, keys.snapshotKeys(), keys.freeOrder(), 0,
-        cache.snapshot(), t, 0, cache.deletedSlots(), estimateSamples, estimateSource, keyEpochSnapshot());
+  /** False once {@link #close} began. */
+  boolean isOpen() {
+    return open.get();
   }
 
-  /** The value key's epoch and reserved count, for the state file (the epoch file is the authority). */
-  private ProxyState.KeyEpoch keyEpochSnapshot() {
-    long[] e = aead.snapshot();
-    return new ProxyState.KeyEpoch((int) e[0], e[1]);
-  }
-
-  /**
-   * Persists the proxy state now (also done at close and on a fixed schedule). Ticks are held off
-   * only while the snapshot is copied and a new log file opened; forcing the old file, sealing and
-   * saving the snapshot and deleting older log files run outside the phase lock. A crash in
-   * between leaves the previous checkpoint and every log file since, which replay together.
-   * Records the log writer appends while the lock is held belong to values already in the
-   * snapshot, so replaying them on top of it (from either file) changes nothing.
-   */
+  /** Persists the proxy state now (it is also saved at close and on a fixed schedule). */
   public void checkpoint() {
-    checkpointLock.lock();
-    try {
-      long seq;
-      ProxyState snap;
-      Phase at;
-      List<LogTicket> unsettled;
-      long stamp = phaseLock.writeLock();
-      try {
-        snap = snapshotLocked();
-        unsettled = cache.unsettledTickets();
-        seq = wal.rotate(); // records from here on go to the new file, replayed on top of the snapshot
-        at = phase;
-      } finally {
-        phaseLock.unlockWrite(stamp);
-      }
-      checkpointedPhase = null; // until the save succeeds: a failed checkpoint is retried at close
-      // the snapshot holds values the log writer may still be appending to the old file: save it
-      // only once they are in the log (the old file is deleted after the save), never if one failed
-      for (LogTicket t : unsettled) {
-        if (!t.awaitSettled(java.util.concurrent.TimeUnit.SECONDS.toNanos(30))) {
-          throw new StateException("checkpoint not saved: a write in it did not reach the write-ahead log"
-              + (log.failure() == null ? " in time" : " (" + log.failure().getMessage() + ")"));
-        }
-      }
-      wal.closeRetired();
-      stateDir.save(snap.withWalSequence(seq), masterKey);
-      WriteAheadLog.deleteBefore(stateDir.path(), seq);
-      checkpointedPhase = at;
-      checkpoints.increment();
-      if (at instanceof Transition t) {
-        t.markDurable();
-      }
-    } finally {
-      checkpointLock.unlock();
-    }
-  }
-
-  /**
-   * Checkpoints at close unless the saved state is still current: the log is on and empty (no
-   * write, bind or free since the last checkpoint) and the phase is the steady one that checkpoint
-   * saved (a transition's swap progress is always saved). What it leaves unsaved is bookkeeping a
-   * reopen redoes: which replicas already hold an UpdateCache value (they are written again).
-   */
-  private void checkpointUnlessCurrent() {
-    if (wal.sync() == WriteAheadLog.Sync.OFF || wal.size() > 0 || phase != checkpointedPhase
-        || !(phase instanceof Phase.Steady)) {
-      checkpoint();
-    }
-  }
-
-  /**
-   * Checkpoints every {@code pancake.checkpoint.interval}, whether or not anything was written: the
-   * short pause of a snapshot then falls on a schedule that says nothing about the requests.
-   */
-  private void checkpointLoop() {
-    long next = System.nanoTime() + checkpointNanos;
-    while (open.get()) {
-      long wait = next - System.nanoTime();
-      if (wait > 0 && !checkpointSoon) {
-        java.util.concurrent.locks.LockSupport.parkNanos(wait);
-        continue;
-      }
-      if (wait <= 0) {
-        next += checkpointNanos;
-      }
-      checkpointSoon = false;
-      try {
-        checkpoint();
-      } catch (RuntimeException e) {
-        // the log still holds everything; the next attempt or close retries
-        LOG.log(System.Logger.Level.WARNING, "checkpoint failed (retried on schedule and at close): "
-            + e.getMessage());
-      }
-    }
+    checkpointer.checkpoint();
   }
 
   @Override
@@ -436,9 +331,7 @@ public final class Proxy implements AutoCloseable {
         failure = e;
       }
       log.close();
-      java.util.concurrent.locks.LockSupport.unpark(checkpointer);
-      join(checkpointer);
-      checkpointUnlessCurrent();
+      checkpointer.close();
     } catch (PancakeException e) {
       if (failure == null) {
         failure = e;
@@ -459,14 +352,6 @@ public final class Proxy implements AutoCloseable {
     }
     if (failure != null) {
       throw failure;
-    }
-  }
-
-  private static void join(Thread t) {
-    try {
-      t.join(java.util.concurrent.TimeUnit.SECONDS.toMillis(30));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 
@@ -809,8 +694,7 @@ public final class Proxy implements AutoCloseable {
       // the new plan must be durable before any swap reaches the store: none does (writeBack)
       // until a checkpoint saved it; the checkpoint thread takes one now (its snapshot is a short
       // pause between two ticks, at the time of the change)
-      checkpointSoon = true;
-      java.util.concurrent.locks.LockSupport.unpark(checkpointer);
+      checkpointer.soon();
       for (int slot : deleted) {
         freeIfUnused(slot);
       }

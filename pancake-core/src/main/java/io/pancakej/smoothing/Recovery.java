@@ -77,7 +77,7 @@ final class Recovery {
         }
       }
     }
-    proxy.checkpointedPhase = phase;
+    proxy.checkpointer.savedAlready(phase);
     if (!r.logWasEmpty) {
       // make what the log replayed part of a checkpoint, and start a fresh log. With every log
       // file empty the saved state is current, and those files plus the fresh one this proxy
