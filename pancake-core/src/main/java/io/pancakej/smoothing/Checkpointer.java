@@ -66,8 +66,8 @@ final class Checkpointer implements AutoCloseable {
     }
     return new ProxyState(proxy.storeDescription, proxy.stateId, plan.keySlots, proxy.codec.valueSize,
         proxy.codec.keySize, plan.estimate, plan.ownerOf, plan.indexOf, proxy.keys.snapshotKeys(),
-        proxy.keys.freeOrder(), 0, proxy.cache.snapshot(), t, 0, proxy.cache.deletedSlots(), proxy.estimateSamples,
-        proxy.estimateSource, keyEpochSnapshot());
+        proxy.keys.freeOrder(), 0, proxy.cache.snapshot(), t, 0, proxy.cache.deletedSlots(), proxy.transitions.estimateSamples,
+        proxy.transitions.estimateSource, keyEpochSnapshot());
   }
 
   /** The value key's epoch and reserved count, for the state file (the epoch file is the authority). */

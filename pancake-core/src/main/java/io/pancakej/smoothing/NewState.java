@@ -75,8 +75,8 @@ final class NewState {
     return order;
   }
 
-  static Proxy create(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store, Initial initial,
-      boolean eager) {
+  static Proxy create(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store,
+      Initial initial) {
     int n = initial.capacity;
     RandomGenerator rnd = Proxy.randomSource(config.seed()).get();
     int[] order = shuffledSlots(n, rnd);
@@ -102,7 +102,7 @@ final class NewState {
     ReplicaCodec codec = new ReplicaCodec(config.keySize(), config.valueSize());
     WriteAheadLog.deleteBefore(dir.path(), Long.MAX_VALUE); // leftovers of an earlier, unfinished state
     Proxy proxy = new Proxy(config, store, dir, key, codec, new Phase.Steady(plan), keyOfSlot, order, bound,
-        stateId, 1, initial.inOrder != null ? Estimator.EXACT : Estimator.ASSUMED, source, null, eager);
+        stateId, 1, initial.inOrder != null ? Estimator.EXACT : Estimator.ASSUMED, source, null);
     writeInitialReplicas(proxy, plan);
     proxy.checkpoint();
     return proxy;

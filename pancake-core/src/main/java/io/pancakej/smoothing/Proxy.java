@@ -2,8 +2,6 @@ package io.pancakej.smoothing;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -66,29 +64,21 @@ public final class Proxy implements AutoCloseable {
   private final LongAdder requestCount = new LongAdder();
   final LongAdder batchCount = new LongAdder();
   final LongAdder swapCount = new LongAdder();
-  private final AtomicLong transitions = new AtomicLong();
   volatile long lastSwapMillis = -1;
   /** Set when a tick found the last pending swap already done (after recovery). */
   volatile boolean pendingFinish;
-  /** Accesses the estimate in force was learned from; {@link Estimator#EXACT} declared, {@link Estimator#ASSUMED} no prior. */
-  volatile long estimateSamples;
-  /** Where the estimate in force came from, in words (printed by the YCSB binding, saved with the state). */
-  volatile String estimateSource;
   private final AtomicBoolean open = new AtomicBoolean(true);
   final TickRunner runner = new TickRunner(this);
   private final Emitter emitter;
   final LogWriter log;
-  private final Estimator estimator;
-  private final boolean eagerSwapsForTests;
+  final Estimator estimator;
+  final Transitions transitions;
   final WriteAheadLog wal;
   final Checkpointer checkpointer;
 
   Proxy(PancakeConfig config, KvStore store, StateDirectory stateDir, MasterKey masterKey,
       ReplicaCodec codec, Phase phase, byte[][] keyOfSlot, int[] freeOrder, int nextFree, byte[] stateId,
-      long walSequence, long estimateSamples, String estimateSource, ProxyState.KeyEpoch savedKeyEpoch,
-      boolean eagerSwaps) {
-    this.estimateSamples = estimateSamples;
-    this.estimateSource = estimateSource;
+      long walSequence, long estimateSamples, String estimateSource, ProxyState.KeyEpoch savedKeyEpoch) {
     this.store = store;
     this.stateDir = stateDir;
     this.masterKey = masterKey;
@@ -107,7 +97,7 @@ public final class Proxy implements AutoCloseable {
       public void freed(int slot) {
         wal.append(WriteAheadLog.FREE, ByteBuffer.allocate(4).putInt(slot).array());
         cache.forgetDeleted(slot);
-        freedSlots.add(slot);
+        transitions.freed(slot);
       }
     });
     this.log = new LogWriter(wal, this::freeDeletedSlot,
@@ -116,22 +106,20 @@ public final class Proxy implements AutoCloseable {
     this.stateId = stateId;
     this.batchSize = config.batchSize();
     this.storeDescription = store.describe();
-    this.eagerSwapsForTests = eagerSwaps;
     this.random = randomSource(config.seed());
     this.emitter = new Emitter(runner, new EmissionRate(config.pacerRate(), config.tickRateMax(),
         config.tickBatchesMax(), batchSize, Emitter.WINDOW_NANOS), requestCount::sum, daemon("pancake-emitter"));
-    this.maxBatchesPerTick = Integer.highestOneBit(config.tickBatchesMax());
+    this.transitions = new Transitions(this, Integer.highestOneBit(config.tickBatchesMax()), estimateSamples,
+        estimateSource);
     this.estimator = config.adapt()
         ? new Estimator(phase.target.keySlots, config.firstWindow(), config.windowSize(), config.detectionConfidence(),
-            phase.target.estimate, estimateSamples, this::onEstimate)
+            phase.target.estimate, estimateSamples, transitions::onEstimate)
         : null;
     if (estimator != null && phase instanceof Transition) {
       estimator.pause(true);
     }
     this.checkpointer = new Checkpointer(this, config.checkpointInterval(), daemon("pancake-checkpoint"));
   }
-
-  private final int maxBatchesPerTick;
 
   /**
    * What a key whose latest write the log failed goes back to: the last value that did reach the
@@ -155,7 +143,7 @@ public final class Proxy implements AutoCloseable {
   /** The log writer frees a slot whose deletion reached every replica (its FREE record follows the WRITE). */
   private void freeDeletedSlot(int slot) {
     freeIfUnused(slot);
-    dropFreedSlots();
+    transitions.dropFreedSlots();
   }
 
   /**
@@ -198,88 +186,19 @@ public final class Proxy implements AutoCloseable {
 
   /** Opens the state in the configured directory (creating it if allowed) and the store. */
   public static Proxy open(PancakeConfig config) {
-    return ProxyOpener.open(config, false);
+    return ProxyOpener.open(config);
   }
 
-  /** Test hook: with {@code eagerSwaps}, a transition writes all its swaps at once (insecure). */
-  static Proxy open(PancakeConfig config, boolean eagerSwaps) {
-    return ProxyOpener.open(config, eagerSwaps);
-  }
 
   /** Starts what {@link #close} stops: the log writer, pending swaps, the clock, the estimator, checkpoints. */
   void start() {
     log.start();
-    finishSwapBeforeServing();
+    transitions.finishBeforeServing();
     emitter.start();
     if (estimator != null) {
       estimator.start();
     }
     checkpointer.start();
-  }
-
-
-  /**
-   * A swap that is under way when the proxy opens -- towards a declared distribution that differs
-   * from the saved estimate, or saved by an earlier process -- is finished before the first
-   * request: while it runs real accesses are rare (delta' = 1/(2n alpha')), so requests would crawl
-   * (measured: 4 requests/s for 75 s on YCSB C at 10^4 records). Ticks of the largest size, built
-   * exactly as request ticks are (every slot still read with probability 1/(2n)), run back to back
-   * before the clock starts. The store sees a burst of ticks at open, which says that a swap is
-   * running. Bounded: a swap that cannot finish (a damaged replica whose value never comes) is left
-   * to the ordinary ticks.
-   */
-  private void finishSwapBeforeServing() {
-    if (!(phase instanceof Transition)) {
-      return;
-    }
-    if (!((Transition) phase).isDurable()) {
-      checkpoint(); // no swap reaches the store before the plan it serves is saved
-    }
-    int total = ((Transition) phase).remainingSwaps();
-    long started = System.nanoTime();
-    // every slot is touched about once per 2n/B batches: a swap that made no progress for ten times
-    // that is waiting for something batches cannot bring (a damaged replica's value)
-    long stall = 10L * phase.target.replicaSlots / ((long) batchSize * maxBatchesPerTick) + 1_000;
-    long ticks = 0;
-    long lastProgress = 0;
-    int lastRemaining = total;
-    int reported = 0;
-    long lastReport = started;
-    RuntimeException failure = null;
-    while (phase instanceof Transition t) {
-      int left = t.remainingSwaps();
-      if (left != lastRemaining) {
-        lastRemaining = left;
-        lastProgress = ticks;
-      } else if (ticks - lastProgress > stall) {
-        break;
-      }
-      try {
-        runner.tick(maxBatchesPerTick);
-      } catch (RuntimeException e) {
-        failure = e;
-        break;
-      }
-      ticks++;
-      long now = System.nanoTime();
-      int percent = total == 0 ? 100 : (int) ((total - left) * 100L / total);
-      if (percent / 10 > reported / 10 && now - lastReport > 2_000_000_000L) {
-        reported = percent;
-        lastReport = now;
-        LOG.log(System.Logger.Level.INFO, String.format("swapping replicas to the declared distribution before"
-            + " the first request: %d of %d swaps (%.1f s)", total - left, total, (now - started) / 1e9));
-      }
-    }
-    runner.flush();
-    double seconds = (System.nanoTime() - started) / 1e9;
-    if (phase instanceof Transition t) {
-      LOG.log(System.Logger.Level.WARNING, String.format("%d of %d replica swaps done at open in %.1f s; the rest"
-          + " continue with the requests%s", total - t.remainingSwaps(), total, seconds,
-          failure == null ? "" : " (" + failure.getMessage() + ")"));
-    } else if (seconds >= 1) {
-      LOG.log(System.Logger.Level.INFO, String.format("%d replica swaps done at open in %.1f s (%d ticks)", total,
-          seconds, ticks));
-    }
   }
 
 
@@ -530,7 +449,7 @@ public final class Proxy implements AutoCloseable {
     if (cache.isDeletedEverywhere(keySlot)) {
       try {
         freeIfUnused(keySlot);
-        dropFreedSlots();
+        transitions.dropFreedSlots();
       } catch (RuntimeException e) {
         // the request itself succeeded; the slot stays bound and the next open frees it
         LOG.log(System.Logger.Level.WARNING, "freeing a deleted key's slot failed: " + e.getMessage());
@@ -542,229 +461,9 @@ public final class Proxy implements AutoCloseable {
   private boolean deletedEverywhere(int keySlot) {
     return cache.isDeletedEverywhere(keySlot);
   }
-  // ---------------------------------------------------------------- distribution changes
-
-  /** The estimator's new estimate: a detected change, or a refinement of a learned estimate. */
-  private void onEstimate(double[] newEstimate, long samples, boolean detected) {
-    if (open.get()) {
-      startTransition(newEstimate, samples, detected
-          ? "learned: a change was detected, estimate from the last " + samples + " accesses"
-          : "learned from " + samples + " accesses");
-    }
-  }
-
-  /** An estimate that waits for the transition under way to finish. */
-  private record NextEstimate(double[] estimate, long samples, String source) {}
-
-  private NextEstimate afterTransition;
-  /** Key slots freed since the estimate last dropped them (their real probability goes elsewhere). */
-  final ConcurrentLinkedQueue<Integer> freedSlots = new ConcurrentLinkedQueue<>();
-  private final AtomicBoolean reweighting = new AtomicBoolean();
-
-  /**
-   * A freed slot's key is gone, so the real accesses the estimate gives it now go to the other
-   * keys: without a new plan its replicas would go quiet together (a deleted hot key's R(k)
-   * labels at once). The estimate drops freed slots and is renormalized; when every key still has
-   * enough replicas this is a new plan on the same layout at once, otherwise a swapping
-   * transition. During a transition it waits until the transition finishes.
-   */
-  private void dropFreedSlots() {
-    if (freedSlots.isEmpty() || !(phase instanceof Phase.Steady) || !reweighting.compareAndSet(false, true)) {
-      return; // during a transition the slots wait (finishTransition calls this again)
-    }
-    NextEstimate needsSwaps = null;
-    List<Integer> polled = new ArrayList<>();
-    ReplicaPlan installed = null;
-    try {
-      Phase seen = phase;
-      if (!(seen instanceof Phase.Steady) || !open.get()) {
-        return;
-      }
-      // the new plan is built outside the phase lock (O(n)); installing it is a pointer swap
-      double[] estimate = seen.target.estimate.clone();
-      double dropped = 0;
-      Integer slot;
-      while ((slot = freedSlots.poll()) != null) {
-        polled.add(slot);
-        if (keys.keyOf(slot) == null && estimate[slot] > 0) {
-          dropped += estimate[slot];
-          estimate[slot] = 0;
-        }
-      }
-      if (dropped == 0 || dropped >= 1 - 1e-12) {
-        return; // nothing changed, or no key is left to carry the accesses (any plan is uniform then)
-      }
-      String source = estimateSource.endsWith(", minus deleted keys") ? estimateSource
-          : estimateSource + ", minus deleted keys";
-      ReplicaPlan same = seen.target.reweighted(estimate);
-      if (same == null) {
-        needsSwaps = new NextEstimate(estimate, estimateSamples, source);
-      } else {
-        long stamp = phaseLock.writeLock();
-        try {
-          if (phase != seen) {
-            freedSlots.addAll(polled); // a plan change came first: the slots wait for the next call
-            return;
-          }
-          phase = new Phase.Steady(same);
-          estimateSource = source;
-          installed = same;
-        } finally {
-          phaseLock.unlockWrite(stamp);
-        }
-      }
-    } finally {
-      reweighting.set(false);
-    }
-    if (installed != null && estimator != null) {
-      estimator.reweight(installed.estimate); // the window under way goes on
-    }
-    if (needsSwaps != null) {
-      startTransition(needsSwaps.estimate(), needsSwaps.samples(), needsSwaps.source());
-    }
-  }
-
-
-  /**
-   * Moves to a plan for {@code newEstimate} (paper section 5.1), learned from {@code samples}
-   * accesses ({@link Estimator#EXACT}: declared) and described by {@code source}: at once if no
-   * replica changes hands, else by starting a swapping transition. During a transition the
-   * estimate waits until it finishes. Returns true if a transition started.
-   */
-  boolean startTransition(double[] newEstimate, long samples, String source) {
-    while (true) {
-      Phase seen = phase;
-      if (seen instanceof Transition) {
-        long stamp = phaseLock.writeLock();
-        try {
-          if (phase instanceof Transition) {
-            afterTransition = new NextEstimate(newEstimate, samples, source);
-            return false;
-          }
-        } finally {
-          phaseLock.unlockWrite(stamp);
-        }
-        continue;
-      }
-      // the successor plan is built outside the phase lock (O(n)): the ticks pause only while it
-      // is installed and the UpdateCache re-expressed in its indices
-      double[] estimate = newEstimate;
-      if (samples > 0) {
-        // a learned estimate counts accesses to keys deleted since: their slots carry nothing now
-        double[] live = newEstimate.clone();
-        double left = 0;
-        for (int s = 0; s < live.length; s++) {
-          if (keys.keyOf(s) == null) {
-            live[s] = 0;
-          }
-          left += live[s];
-        }
-        if (left > 0) {
-          estimate = live;
-        }
-      }
-      ReplicaPlan current = seen.target;
-      ReplicaPlan.Successor next = current.successor(estimate, random.get());
-      Transition t = next.swaps().length == 0 ? null : new Transition(current, next.plan(), next.swaps());
-      List<Integer> deleted = List.of();
-      long stamp = phaseLock.writeLock();
-      try {
-        if (phase != seen) {
-          continue; // the plan changed meanwhile: build again from the new one
-        }
-        estimateSamples = samples;
-        estimateSource = source;
-        if (t == null) {
-          phase = new Phase.Steady(next.plan());
-        } else {
-          deleted = cache.retarget(t);
-          phase = t;
-          transitions.incrementAndGet();
-        }
-      } finally {
-        phaseLock.unlockWrite(stamp);
-      }
-      if (estimator != null) {
-        estimator.adopt(next.plan().estimate, samples);
-        estimator.pause(t != null);
-      }
-      if (t == null) {
-        return false;
-      }
-      // the new plan must be durable before any swap reaches the store: none does (writeBack)
-      // until a checkpoint saved it; the checkpoint thread takes one now (its snapshot is a short
-      // pause between two ticks, at the time of the change)
-      checkpointer.soon();
-      for (int slot : deleted) {
-        freeIfUnused(slot);
-      }
-      if (eagerSwapsForTests) {
-        checkpoint();
-        Transition started = t;
-        runner.exclusive(() -> swapEagerly(started));
-      }
-      return true;
-    }
-  }
-
-
-  /**
-   * The insecure alternative the paper warns against, for the uniformity test's teeth: every swap
-   * written at once, with no tick in flight.
-   */
-  private void swapEagerly(Transition t) {
-    for (int r : t.pendingSlots()) {
-      boolean last;
-      long stamp = phaseLock.readLock();
-      try {
-        if (!t.isPending(r)) {
-          continue; // a tick swapped it meanwhile
-        }
-        int owner = t.target.ownerOf[r];
-        byte[] key = owner == ReplicaPlan.DUMMY ? null : keys.keyOf(owner);
-        byte[] value = null;
-        if (key != null) {
-          ReplicaCodec.View stable = readDirect(t, t.replicaFor(owner, random.get()));
-          UpdateCache.Entry e = cache.get(owner);
-          value = e != null ? e.value : stable.valueOrNull();
-        }
-        byte kind = owner == ReplicaPlan.DUMMY ? ReplicaCodec.DUMMY : value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT;
-        byte[] label = label(r);
-        store.put(label, aead.encrypt(codec.encode(kind, r, owner, key, value), label));
-        last = t.completeSwap(r);
-      } finally {
-        phaseLock.unlockRead(stamp);
-      }
-      if (last) {
-        finishTransition();
-      }
-    }
-  }
-
-  private ReplicaCodec.View readDirect(Phase p, int r) {
-    byte[] label = label(r);
-    return runner.open(p, r, label, store.get(label));
-  }
-
+  /** The last swap of a transition is done (called by the tick that did it): steady on the new plan. */
   void finishTransition() {
-    NextEstimate waiting = null;
-    long stamp = phaseLock.writeLock();
-    try {
-      if (phase instanceof Transition && ((Transition) phase).remainingSwaps() == 0) {
-        phase = new Phase.Steady(phase.target);
-        waiting = afterTransition;
-        afterTransition = null;
-        if (estimator != null && waiting == null) {
-          estimator.pause(false);
-        }
-      }
-    } finally {
-      phaseLock.unlockWrite(stamp);
-    }
-    if (waiting != null) {
-      startTransition(waiting.estimate(), waiting.samples(), waiting.source());
-    }
-    dropFreedSlots();
+    transitions.finish();
   }
 
   // ---------------------------------------------------------------- introspection
@@ -776,9 +475,10 @@ public final class Proxy implements AutoCloseable {
     return new Stats(requestCount.sum(), batchCount.sum(), emitter.ticks(), emitter.lateTicks(),
         emitter.batchesPerSecond(), cache.size(),
         cache.valueBytes(), queue.size(), keys.boundKeys(), p.target.keySlots, p.target.realReplicas,
-        transitions.get(), t == null ? 0 : t.remainingSwaps(), swapCount.sum(),
+        transitions.count(), t == null ? 0 : t.remainingSwaps(), swapCount.sum(),
         t == null ? 0 : t.cachedValues(), t == null ? 0 : t.cachedValueBytes(),
-        estimator == null ? Double.NaN : estimator.lastPValue(), estimateSamples, estimateSource);
+        estimator == null ? Double.NaN : estimator.lastPValue(), transitions.estimateSamples,
+        transitions.estimateSource);
   }
 
   /**
@@ -814,7 +514,13 @@ public final class Proxy implements AutoCloseable {
 
   /** Decrypts replica {@code r} straight from the store (tests: check replicas after quiescence). */
   byte[] readReplicaValue(int r) {
-    return readDirect(phase, r).valueOrNull();
+    return readReplica(phase, r).valueOrNull();
+  }
+
+  /** Replica {@code r} straight from the store, opened as a tick in phase {@code p} would (tests). */
+  ReplicaCodec.View readReplica(Phase p, int r) {
+    byte[] label = label(r);
+    return runner.open(p, r, label, store.get(label));
   }
 
   int slotOf(byte[] key) {

@@ -28,9 +28,9 @@ final class ProxyOpener {
 
   /**
    * Opens the state in the configured directory (creating it if allowed) and the store, and starts
-   * the proxy's threads. With {@code eagerSwaps} (tests), a transition writes all its swaps at once.
+   * the proxy's threads.
    */
-  static Proxy open(PancakeConfig config, boolean eagerSwaps) {
+  static Proxy open(PancakeConfig config) {
     boolean exists = StateDirectory.exists(config.stateDir());
     if (!exists && !config.createIfMissing()) {
       throw new StateException("no PANCAKE state in " + config.stateDir().toAbsolutePath()
@@ -72,8 +72,8 @@ final class ProxyOpener {
         creating = true; // from here on what this create made stays: the store may hold data under the key
       }
       Proxy proxy = exists
-          ? Recovery.reopen(config, dir, key, store, awaitLoad(saved), eagerSwaps)
-          : NewState.create(config, dir, key, store, initial, eagerSwaps);
+          ? Recovery.reopen(config, dir, key, store, awaitLoad(saved))
+          : NewState.create(config, dir, key, store, initial);
       proxy.start();
       return proxy;
     } catch (RuntimeException e) {

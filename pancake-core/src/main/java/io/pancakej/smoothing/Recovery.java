@@ -29,8 +29,8 @@ import io.pancakej.store.KvStore;
 final class Recovery {
   private Recovery() {}
 
-  static Proxy reopen(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store, ProxyState s,
-      boolean eager) {
+  static Proxy reopen(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store,
+      ProxyState s) {
     if (!s.storeDescription().equals(store.describe())) {
       throw new StateException("state " + dir.path() + " belongs to store " + s.storeDescription()
           + ", not to the configured store " + store.describe());
@@ -64,16 +64,16 @@ final class Recovery {
     ReplicaCodec codec = new ReplicaCodec(s.keySize(), s.valueSize());
     Recovered r = recover(dir, key, s);
     Proxy proxy = new Proxy(config, store, dir, key, codec, phase, r.keyOfSlot, r.freeOrder, 0, s.stateId(),
-        r.nextSequence, s.estimateSamples(), s.estimateSource(), s.keyEpoch(), eager);
+        r.nextSequence, s.estimateSamples(), s.estimateSource(), s.keyEpoch());
     proxy.cache.restore(r.pending, phase.target, proxy.versions.incrementAndGet());
     checkCanary(proxy);
     freeDeleted(proxy, r.deletedSlots);
-    if (proxy.estimateSamples != Estimator.ASSUMED) {
+    if (proxy.transitions.estimateSamples != Estimator.ASSUMED) {
       // slots freed after the last checkpoint: their drop from the estimate was not saved
       double[] estimate = phase.target.estimate;
       for (int slot = 0; slot < estimate.length; slot++) {
         if (estimate[slot] > 0 && proxy.keys.keyOf(slot) == null) {
-          proxy.freedSlots.add(slot);
+          proxy.transitions.freed(slot);
         }
       }
     }
@@ -194,10 +194,10 @@ final class Recovery {
     for (int s = 0; s < n; s++) {
       distance += Math.abs(estimate[s] - current[s]);
     }
-    if (distance < 1e-9 && proxy.estimateSamples == Estimator.EXACT) {
+    if (distance < 1e-9 && proxy.transitions.estimateSamples == Estimator.EXACT) {
       return; // the state already holds this estimate
     }
-    proxy.startTransition(estimate, Estimator.EXACT, declared.source() + " (replicas swapped to it at open)");
+    proxy.transitions.start(estimate, Estimator.EXACT, declared.source() + " (replicas swapped to it at open)");
   }
 
   private static void checkCanary(Proxy proxy) {
