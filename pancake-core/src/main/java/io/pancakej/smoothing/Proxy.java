@@ -1,7 +1,6 @@
 package io.pancakej.smoothing;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -20,8 +19,8 @@ import io.pancakej.ValueTooLargeException;
 import io.pancakej.crypto.Aead;
 import io.pancakej.crypto.CtrDrbg;
 import io.pancakej.crypto.EpochAead;
+import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.crypto.MasterKey;
-import io.pancakej.crypto.Prf;
 import io.pancakej.state.ProxyState;
 import io.pancakej.state.StateDirectory;
 import io.pancakej.state.WriteAheadLog;
@@ -47,7 +46,7 @@ public final class Proxy implements AutoCloseable {
   final KvStore store;
   final StateDirectory stateDir;
   final MasterKey masterKey;
-  private final Prf prf;
+  private final Labels labels;
   /** Seals replicas and the canary: AES-256-GCM under counted key epochs (see {@link #valueAead}). */
   final EpochAead aead;
   final ReplicaCodec codec;
@@ -82,7 +81,7 @@ public final class Proxy implements AutoCloseable {
     this.store = store;
     this.stateDir = stateDir;
     this.masterKey = masterKey;
-    this.prf = labelPrf(masterKey);
+    this.labels = new Labels(masterKey);
     this.aead = valueAead(config, stateDir, masterKey, stateId, savedKeyEpoch);
     this.codec = codec;
     this.phase = phase;
@@ -159,15 +158,13 @@ public final class Proxy implements AutoCloseable {
     ProxyState.KeyEpoch start = saved == null
         ? new ProxyState.KeyEpoch(0, 0)
         : ProxyState.KeyEpoch.max(saved, dir.loadKeyEpoch(key, stateId));
-    String prefix = "pancake-j value aead v2 " + java.util.HexFormat.of().formatHex(stateId) + " epoch ";
-    return new EpochAead(e -> key.derive(prefix + e), start.epoch(), start.used(), config.aeadEpochBudget(),
+    return new EpochAead(e -> key.derive(KeyPurposes.pancakeValues(stateId, e)), start.epoch(), start.used(), config.aeadEpochBudget(),
         (e, limit) -> dir.saveKeyEpoch(new ProxyState.KeyEpoch(e, limit), key, stateId));
   }
 
   /** Write-ahead log file s's key: one per file (bounded use), bound to the state. */
   static java.util.function.LongFunction<Aead> walKeys(MasterKey key, byte[] stateId) {
-    String prefix = "pancake-j wal v2 " + java.util.HexFormat.of().formatHex(stateId) + " file ";
-    return seq -> new Aead(key.derive(prefix + seq));
+    return seq -> new Aead(key.derive(KeyPurposes.pancakeLogFile(stateId, seq)));
   }
 
   static ThreadLocal<RandomGenerator> randomSource(Long seed) {
@@ -202,24 +199,14 @@ public final class Proxy implements AutoCloseable {
   }
 
 
+  /** The store label of replica slot {@code replicaSlot}. */
   byte[] label(int replicaSlot) {
-    return label(prf, replicaSlot);
+    return labels.replica(replicaSlot);
   }
 
+  /** The store label of the canary. */
   byte[] canaryLabel() {
-    return canaryLabel(prf);
-  }
-
-  static Prf labelPrf(MasterKey key) {
-    return new Prf(key.derive("pancake-j label prf v1"), 16);
-  }
-
-  static byte[] label(Prf prf, int replicaSlot) {
-    return prf.compute(ByteBuffer.allocate(9).put((byte) 1).putLong(replicaSlot).array());
-  }
-
-  static byte[] canaryLabel(Prf prf) {
-    return prf.compute("\u0002pancake-j canary".getBytes(StandardCharsets.US_ASCII));
+    return labels.canary();
   }
 
   /** False once {@link #close} began. */

@@ -11,7 +11,6 @@ import io.pancakej.ConfigException;
 import io.pancakej.PancakeConfig;
 import io.pancakej.StateException;
 import io.pancakej.crypto.MasterKey;
-import io.pancakej.crypto.Prf;
 import io.pancakej.state.ProxyState;
 import io.pancakej.state.StateDirectory;
 import io.pancakej.store.KvStore;
@@ -148,8 +147,8 @@ final class ProxyOpener {
     String desc = store.describe();
     String found = null;
     if (key != null) {
-      Prf prf = Proxy.labelPrf(key);
-      List<byte[]> got = store.multiGet(List.of(Proxy.canaryLabel(prf), Proxy.label(prf, 0)));
+      Labels labels = new Labels(key);
+      List<byte[]> got = store.multiGet(List.of(labels.canary(), labels.replica(0)));
       if (got.get(0) != null) {
         found = "a PANCAKE store created with this master key (" + config.keyFile().toAbsolutePath().normalize()
             + "): the data of another state directory that uses the same key, or of this state directory"
