@@ -78,8 +78,8 @@ public final class PancakeClient implements KvClient {
     return proxy.deleteAsync(key);
   }
 
-  /** Engine counters: requests, batches, UpdateCache size, queue length. */
-  public Proxy.Stats stats() {
+  /** Engine counters: requests, batches, ticks, UpdateCache and queue, plan transitions and swaps. */
+  public PancakeStats stats() {
     return proxy.stats();
   }
 

@@ -15,6 +15,7 @@ import java.util.random.RandomGenerator;
 
 import io.pancakej.PancakeConfig;
 import io.pancakej.PancakeException;
+import io.pancakej.PancakeStats;
 import io.pancakej.ValueTooLargeException;
 import io.pancakej.crypto.Aead;
 import io.pancakej.crypto.CtrDrbg;
@@ -455,11 +456,11 @@ public final class Proxy implements AutoCloseable {
 
   // ---------------------------------------------------------------- introspection
 
-  /** Counters for benchmarks and tests. */
-  public Stats stats() {
+  /** Counters for benchmarks, monitoring and tests. */
+  public PancakeStats stats() {
     Phase p = phase;
     Transition t = p instanceof Transition ? (Transition) p : null;
-    return new Stats(requestCount.sum(), batchCount.sum(), emitter.ticks(), emitter.lateTicks(),
+    return new PancakeStats(requestCount.sum(), batchCount.sum(), emitter.ticks(), emitter.lateTicks(),
         emitter.batchesPerSecond(), cache.size(),
         cache.valueBytes(), queue.size(), keys.boundKeys(), p.target.keySlots, p.target.realReplicas,
         transitions.count(), t == null ? 0 : t.remainingSwaps(), swapCount.sum(),
@@ -467,16 +468,6 @@ public final class Proxy implements AutoCloseable {
         estimator == null ? Double.NaN : estimator.lastPValue(), transitions.estimateSamples,
         transitions.estimateSource);
   }
-
-  /**
-   * A snapshot of the engine's counters: batches sent (B accesses each), clock ticks and the ticks
-   * that started after their grid point, and the current emission level in batches/s.
-   */
-  public record Stats(long requests, long batches, long ticks, long lateTicks, double batchesPerSecond,
-      int updateCacheEntries,
-      long updateCacheBytes, int queued, int keys, int capacity, int realReplicas,
-      long transitions, int pendingSwaps, long swapsDone, int swapCacheEntries, long swapCacheBytes,
-      double lastChangeTestP, long estimateSamples, String estimateSource) {}
 
   Phase phase() {
     return phase;
