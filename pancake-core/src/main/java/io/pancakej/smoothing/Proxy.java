@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,7 +15,6 @@ import java.util.random.RandomGenerator;
 import io.pancakej.PancakeConfig;
 import io.pancakej.PancakeException;
 import io.pancakej.PancakeStats;
-import io.pancakej.ValueTooLargeException;
 import io.pancakej.crypto.Aead;
 import io.pancakej.crypto.CtrDrbg;
 import io.pancakej.crypto.EpochAead;
@@ -43,7 +41,6 @@ import io.pancakej.store.KvStore;
  * replica-swapping {@link Transition} takes the write side, so no tick straddles two phases.
  */
 public final class Proxy implements AutoCloseable {
-  private static final System.Logger LOG = System.getLogger("io.pancakej");
   final KvStore store;
   final StateDirectory stateDir;
   final MasterKey masterKey;
@@ -61,7 +58,6 @@ public final class Proxy implements AutoCloseable {
   final String storeDescription;
   final byte[] stateId;
   final AtomicLong versions = new AtomicLong();
-  private final LongAdder requestCount = new LongAdder();
   final LongAdder batchCount = new LongAdder();
   final LongAdder swapCount = new LongAdder();
   volatile long lastSwapMillis = -1;
@@ -69,7 +65,8 @@ public final class Proxy implements AutoCloseable {
   volatile boolean pendingFinish;
   private final AtomicBoolean open = new AtomicBoolean(true);
   final TickRunner runner = new TickRunner(this);
-  private final Emitter emitter;
+  final Requests requests = new Requests(this);
+  final Emitter emitter;
   final LogWriter log;
   final Estimator estimator;
   final Transitions transitions;
@@ -108,7 +105,7 @@ public final class Proxy implements AutoCloseable {
     this.storeDescription = store.describe();
     this.random = randomSource(config.seed());
     this.emitter = new Emitter(runner, new EmissionRate(config.pacerRate(), config.tickRateMax(),
-        config.tickBatchesMax(), batchSize, Emitter.WINDOW_NANOS), requestCount::sum, daemon("pancake-emitter"));
+        config.tickBatchesMax(), batchSize, Emitter.WINDOW_NANOS), requests.count::sum, daemon("pancake-emitter"));
     this.transitions = new Transitions(this, Integer.highestOneBit(config.tickBatchesMax()), estimateSamples,
         estimateSource);
     this.estimator = config.adapt()
@@ -231,7 +228,7 @@ public final class Proxy implements AutoCloseable {
       if (estimator != null) {
         estimator.close();
       }
-      failQueued();
+      requests.failQueued();
       try {
         runner.flush(); // the last tick's write-back
       } catch (PancakeException e) {
@@ -262,193 +259,63 @@ public final class Proxy implements AutoCloseable {
     }
   }
 
-  private void failQueued() {
-    Request r;
-    while ((r = queue.poll()) != null) {
-      r.done.completeExceptionally(new PancakeException("the PANCAKE client was closed before this request was served"));
-    }
-  }
-
   // ---------------------------------------------------------------- requests
 
-  /** Binds and frees run under the phase read lock so that a checkpoint never splits one from its log record. */
-  private int acquire(byte[] key, boolean bind) {
-    long stamp = phaseLock.readLock();
-    try {
-      return keys.acquire(key, bind);
-    } finally {
-      phaseLock.unlockRead(stamp);
-    }
+  /** The latest value of {@code key}, if any. */
+  public Optional<byte[]> get(byte[] key) {
+    return requests.get(key);
   }
 
+  /** Stores {@code value} under {@code key}; returns once the write is logged. */
+  public void put(byte[] key, byte[] value) {
+    requests.put(key, value);
+  }
+
+  /** Replaces a present key's value with {@code merge} of it; false if the key is absent. */
+  public boolean update(byte[] key, UnaryOperator<byte[]> merge) {
+    return requests.update(key, merge);
+  }
+
+  /** Deletes {@code key}; false if it was absent. */
+  public boolean delete(byte[] key) {
+    return requests.delete(key);
+  }
+
+  /** {@link #get}, completing on the common pool (see {@link Requests#getAsync}). */
+  public CompletableFuture<Optional<byte[]>> getAsync(byte[] key) {
+    return requests.getAsync(key);
+  }
+
+  /** {@link #put}, completing on the common pool. */
+  public CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
+    return requests.putAsync(key, value);
+  }
+
+  /** {@link #update}, completing on the common pool. */
+  public CompletableFuture<Boolean> updateAsync(byte[] key, UnaryOperator<byte[]> merge) {
+    return requests.updateAsync(key, merge);
+  }
+
+  /** {@link #delete}, completing on the common pool. */
+  public CompletableFuture<Boolean> deleteAsync(byte[] key) {
+    return requests.deleteAsync(key);
+  }
+
+  /** Rejects a value larger than {@code pancake.value.size} (also checked on a merge's result). */
+  void checkValue(byte[] value) {
+    requests.checkValue(value);
+  }
+
+  /** Frees a key slot that is deleted everywhere and that no request holds (under the phase read lock, as binds are). */
   void freeIfUnused(int slot) {
     long stamp = phaseLock.readLock();
     try {
-      keys.freeIfUnused(slot, this::deletedEverywhere);
+      keys.freeIfUnused(slot, cache::isDeletedEverywhere);
     } finally {
       phaseLock.unlockRead(stamp);
     }
   }
 
-  public Optional<byte[]> get(byte[] key) {
-    checkKey(key);
-    return present(await(submit(Request.Op.GET, acquire(key, false), null, null)));
-  }
-
-  public void put(byte[] key, byte[] value) {
-    checkKey(key);
-    checkValue(value);
-    await(submit(Request.Op.PUT, acquire(key, true), value.clone(), null));
-  }
-
-  public boolean update(byte[] key, UnaryOperator<byte[]> merge) {
-    checkKey(key);
-    checkMerge(merge);
-    return (Boolean) await(submit(Request.Op.UPDATE, acquire(key, false), null, merge));
-  }
-
-  public boolean delete(byte[] key) {
-    checkKey(key);
-    return (Boolean) await(submit(Request.Op.DELETE, acquire(key, false), null, null));
-  }
-
-  /**
-   * Queues a get; bad input and a closed client throw at once, store and log failures complete the
-   * future. The future completes on the common fork-join pool, never on the emitter's thread (a
-   * slow or blocking callback must not hold up the ticks).
-   */
-  public CompletableFuture<Optional<byte[]>> getAsync(byte[] key) {
-    checkKey(key);
-    return async(submit(Request.Op.GET, acquire(key, false), null, null)).thenApply(Proxy::present);
-  }
-
-  public CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
-    checkKey(key);
-    checkValue(value);
-    return async(submit(Request.Op.PUT, acquire(key, true), value.clone(), null)).thenApply(r -> null);
-  }
-
-  public CompletableFuture<Boolean> updateAsync(byte[] key, UnaryOperator<byte[]> merge) {
-    checkKey(key);
-    checkMerge(merge);
-    return async(submit(Request.Op.UPDATE, acquire(key, false), null, merge)).thenApply(r -> (Boolean) r);
-  }
-
-  public CompletableFuture<Boolean> deleteAsync(byte[] key) {
-    checkKey(key);
-    return async(submit(Request.Op.DELETE, acquire(key, false), null, null)).thenApply(r -> (Boolean) r);
-  }
-
-  private static void checkMerge(UnaryOperator<byte[]> merge) {
-    if (merge == null) {
-      throw new IllegalArgumentException("merge must not be null");
-    }
-  }
-
-  private static Optional<byte[]> present(Object result) {
-    return result == Request.ABSENT ? Optional.empty() : Optional.of((byte[]) result);
-  }
-
-  /** Waits for a request on the caller's thread, then gives its key slot back. */
-  private Object await(Request request) {
-    try {
-      return join(request.done);
-    } finally {
-      finishRequest(request.keySlot);
-    }
-  }
-
-  /** A request's answer, delivered (and its key slot given back) on the common pool. */
-  private CompletableFuture<Object> async(Request request) {
-    return request.done.whenCompleteAsync((r, e) -> finishRequest(request.keySlot));
-  }
-
-  /** The future's value, or its failure unwrapped (the exception the request failed with). */
-  private static <T> T join(CompletableFuture<T> future) {
-    try {
-      return future.join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw new PancakeException("request failed", cause);
-    }
-  }
-
-  private void checkKey(byte[] key) {
-    if (key == null || key.length == 0) {
-      throw new IllegalArgumentException("key must be non-empty");
-    }
-    if (key.length > codec.keySize) {
-      throw new ValueTooLargeException("key of " + key.length + " bytes exceeds pancake.key.size = " + codec.keySize);
-    }
-  }
-
-  void checkValue(byte[] value) {
-    if (value == null) {
-      throw new IllegalArgumentException("value must not be null");
-    }
-    if (value.length > codec.valueSize) {
-      throw new ValueTooLargeException("value of " + value.length + " bytes exceeds pancake.value.size = "
-          + codec.valueSize + "; raise pancake.value.size (fixed when the state is created)");
-    }
-  }
-
-  /**
-   * Queues one request for the emitter's next ticks; nothing is sent for it. A key without a slot
-   * is queued too (slot -1): it takes a real access like any other and is answered "absent".
-   */
-  private Request submit(Request.Op op, int keySlot, byte[] value, UnaryOperator<byte[]> merge) {
-    if (!open.get()) {
-      if (keySlot >= 0) {
-        keys.release(keySlot);
-      }
-      throw new PancakeException("the PANCAKE client is closed");
-    }
-    if (emitter.isEmitterThread()) {
-      if (keySlot >= 0) {
-        keys.release(keySlot);
-      }
-      throw new IllegalStateException("a merge function must not call the client: it runs on the thread that"
-          + " serves requests, which would wait for itself");
-    }
-    requestCount.increment();
-    if (keySlot >= 0 && estimator != null) {
-      estimator.record(keySlot);
-    }
-    Request request = new Request(op, keySlot, value, merge);
-    queue.add(request);
-    if (!open.get()) {
-      failQueued(); // close drained the queue before this request joined it
-    }
-    return request;
-  }
-
-  private void finishRequest(int keySlot) {
-    if (keySlot < 0) {
-      return;
-    }
-    keys.release(keySlot);
-    // a key deleted everywhere gives its slot back once nobody refers to it
-    if (cache.isDeletedEverywhere(keySlot)) {
-      try {
-        freeIfUnused(keySlot);
-        transitions.dropFreedSlots();
-      } catch (RuntimeException e) {
-        // the request itself succeeded; the slot stays bound and the next open frees it
-        LOG.log(System.Logger.Level.WARNING, "freeing a deleted key's slot failed: " + e.getMessage());
-      }
-    }
-  }
-
-  /** True if no pending write remains and the key's stable replicas say it is absent. */
-  private boolean deletedEverywhere(int keySlot) {
-    return cache.isDeletedEverywhere(keySlot);
-  }
   /** The last swap of a transition is done (called by the tick that did it): steady on the new plan. */
   void finishTransition() {
     transitions.finish();
@@ -460,7 +327,7 @@ public final class Proxy implements AutoCloseable {
   public PancakeStats stats() {
     Phase p = phase;
     Transition t = p instanceof Transition ? (Transition) p : null;
-    return new PancakeStats(requestCount.sum(), batchCount.sum(), emitter.ticks(), emitter.lateTicks(),
+    return new PancakeStats(requests.count.sum(), batchCount.sum(), emitter.ticks(), emitter.lateTicks(),
         emitter.batchesPerSecond(), cache.size(),
         cache.valueBytes(), queue.size(), keys.boundKeys(), p.target.keySlots, p.target.realReplicas,
         transitions.count(), t == null ? 0 : t.remainingSwaps(), swapCount.sum(),
