@@ -40,7 +40,7 @@ import io.pancakej.store.KvStore;
  * <p>Ticks run under the read side of a phase lock; switching between a steady plan and a
  * replica-swapping {@link Transition} takes the write side, so no tick straddles two phases.
  */
-public final class Proxy implements AutoCloseable {
+final class Proxy implements Engine {
   final KvStore store;
   final StateDirectory stateDir;
   final MasterKey masterKey;
@@ -180,7 +180,7 @@ public final class Proxy implements AutoCloseable {
   // ---------------------------------------------------------------- open / create / close
 
   /** Opens the state in the configured directory (creating it if allowed) and the store. */
-  public static Proxy open(PancakeConfig config) {
+  static Proxy open(PancakeConfig config) {
     return ProxyOpener.open(config);
   }
 
@@ -213,6 +213,7 @@ public final class Proxy implements AutoCloseable {
   }
 
   /** Persists the proxy state now (it is also saved at close and on a fixed schedule). */
+  @Override
   public void checkpoint() {
     checkpointer.checkpoint();
   }
@@ -262,41 +263,49 @@ public final class Proxy implements AutoCloseable {
   // ---------------------------------------------------------------- requests
 
   /** The latest value of {@code key}, if any. */
+  @Override
   public Optional<byte[]> get(byte[] key) {
     return requests.get(key);
   }
 
   /** Stores {@code value} under {@code key}; returns once the write is logged. */
+  @Override
   public void put(byte[] key, byte[] value) {
     requests.put(key, value);
   }
 
   /** Replaces a present key's value with {@code merge} of it; false if the key is absent. */
+  @Override
   public boolean update(byte[] key, UnaryOperator<byte[]> merge) {
     return requests.update(key, merge);
   }
 
   /** Deletes {@code key}; false if it was absent. */
+  @Override
   public boolean delete(byte[] key) {
     return requests.delete(key);
   }
 
   /** {@link #get}, completing on the common pool (see {@link Requests#getAsync}). */
+  @Override
   public CompletableFuture<Optional<byte[]>> getAsync(byte[] key) {
     return requests.getAsync(key);
   }
 
   /** {@link #put}, completing on the common pool. */
+  @Override
   public CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
     return requests.putAsync(key, value);
   }
 
   /** {@link #update}, completing on the common pool. */
+  @Override
   public CompletableFuture<Boolean> updateAsync(byte[] key, UnaryOperator<byte[]> merge) {
     return requests.updateAsync(key, merge);
   }
 
   /** {@link #delete}, completing on the common pool. */
+  @Override
   public CompletableFuture<Boolean> deleteAsync(byte[] key) {
     return requests.deleteAsync(key);
   }
@@ -324,6 +333,7 @@ public final class Proxy implements AutoCloseable {
   // ---------------------------------------------------------------- introspection
 
   /** Counters for benchmarks, monitoring and tests. */
+  @Override
   public PancakeStats stats() {
     Phase p = phase;
     Transition t = p instanceof Transition ? (Transition) p : null;
