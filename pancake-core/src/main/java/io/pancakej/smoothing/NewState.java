@@ -61,25 +61,11 @@ final class NewState {
     }
   }
 
-  private static int[] shuffledSlots(int n, RandomGenerator rnd) {
-    int[] order = new int[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    for (int i = n - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      int t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
-    return order;
-  }
-
   static Proxy create(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store,
       Initial initial) {
     int n = initial.capacity;
     RandomGenerator rnd = Proxy.randomSource(config.seed()).get();
-    int[] order = shuffledSlots(n, rnd);
+    int[] order = ReplicaPlan.shuffled(n, rnd);
     byte[][] keyOfSlot = new byte[n][];
     double[] estimate = new double[n];
     int bound = 0;
