@@ -3,7 +3,7 @@ package io.pancakej;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
-import io.pancakej.smoothing.Proxy;
+import io.pancakej.smoothing.Engine;
 
 /**
  * A PANCAKE proxy in this JVM (USENIX Security 2020, sections 3-4). Thread-safe: share one
@@ -27,15 +27,15 @@ import io.pancakej.smoothing.Proxy;
  * persists the state, including updates not yet propagated to every replica.
  */
 public final class PancakeClient implements KvClient {
-  private final Proxy proxy;
+  private final Engine proxy;
 
-  private PancakeClient(Proxy proxy) {
+  private PancakeClient(Engine proxy) {
     this.proxy = proxy;
   }
 
   /** Opens (or creates) the proxy state in the configured directory and connects to the store. */
   public static PancakeClient open(PancakeConfig config) {
-    return new PancakeClient(Proxy.open(config));
+    return new PancakeClient(Engine.open(config));
   }
 
   @Override
@@ -78,8 +78,8 @@ public final class PancakeClient implements KvClient {
     return proxy.deleteAsync(key);
   }
 
-  /** Engine counters: requests, batches, UpdateCache size, queue length. */
-  public Proxy.Stats stats() {
+  /** Engine counters: requests, batches, ticks, UpdateCache and queue, plan transitions and swaps. */
+  public PancakeStats stats() {
     return proxy.stats();
   }
 

@@ -11,6 +11,7 @@ import io.pancakej.IntegrityException;
 import io.pancakej.PancakeConfig;
 import io.pancakej.StateException;
 import io.pancakej.crypto.Aead;
+import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.crypto.Prf;
 import io.pancakej.store.KvStore;
@@ -30,8 +31,6 @@ import io.pancakej.store.Stores;
 public final class EncryptedClient extends PerKeyClient {
   /** Default directory of the baseline's state (its master key). */
   public static final String DEFAULT_STATE_DIR = "data/encrypted-state";
-  static final String LABEL_KEY_PURPOSE = "pancake-j encrypted label v1";
-  static final String VALUE_KEY_PURPOSE = "pancake-j encrypted value v1";
   /** Bytes of a label on the store. */
   public static final int LABEL_BYTES = 16;
   private static final byte[] LABEL_PREFIX = "pancake-j/encrypted/label\0".getBytes(StandardCharsets.US_ASCII);
@@ -47,8 +46,8 @@ public final class EncryptedClient extends PerKeyClient {
   public EncryptedClient(KvStore store, MasterKey masterKey, int valueSize, int keySize) {
     super(store, new Limits(valueSize, keySize));
     Objects.requireNonNull(masterKey, "masterKey");
-    this.labels = new Prf(masterKey.derive(LABEL_KEY_PURPOSE), LABEL_BYTES);
-    this.aead = new Aead(masterKey.derive(VALUE_KEY_PURPOSE));
+    this.labels = new Prf(masterKey.derive(KeyPurposes.ENCRYPTED_LABELS), LABEL_BYTES);
+    this.aead = new Aead(masterKey.derive(KeyPurposes.ENCRYPTED_VALUES));
   }
 
   /**
@@ -88,7 +87,7 @@ public final class EncryptedClient extends PerKeyClient {
    * needs to score a frequency-analysis attack on a transcript (bin/audit). Never for the store.
    */
   public static byte[] labelOf(MasterKey masterKey, byte[] key) {
-    return new Prf(masterKey.derive(LABEL_KEY_PURPOSE), LABEL_BYTES).compute(labelInput(key));
+    return new Prf(masterKey.derive(KeyPurposes.ENCRYPTED_LABELS), LABEL_BYTES).compute(labelInput(key));
   }
 
   private static byte[] labelInput(byte[] key) {

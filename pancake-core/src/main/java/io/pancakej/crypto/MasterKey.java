@@ -163,7 +163,7 @@ public final class MasterKey {
 
   /** A short non-secret fingerprint of the key (a derived value), safe to store and compare. */
   public String fingerprint() {
-    return HexFormat.of().formatHex(Arrays.copyOf(derive("pancake-j key fingerprint v1"), 8));
+    return HexFormat.of().formatHex(Arrays.copyOf(derive(KeyPurposes.FINGERPRINT), 8));
   }
 
   /** RFC 5869 HKDF with SHA-256 (Bouncy Castle). */

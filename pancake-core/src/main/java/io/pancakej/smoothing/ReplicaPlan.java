@@ -87,16 +87,7 @@ final class ReplicaPlan {
     if (total > m) {
       throw new IllegalStateException("replica plan needs " + total + " replicas, more than 2n = " + m);
     }
-    int[] permutation = new int[m];
-    for (int i = 0; i < m; i++) {
-      permutation[i] = i;
-    }
-    for (int i = m - 1; i > 0; i--) {
-      int j = random.nextInt(i + 1);
-      int t = permutation[i];
-      permutation[i] = permutation[j];
-      permutation[j] = t;
-    }
+    int[] permutation = shuffled(m, random);
     int[] ownerOf = new int[m];
     int[] indexOf = new int[m];
     Arrays.fill(ownerOf, DUMMY);
@@ -258,5 +249,20 @@ final class ReplicaPlan {
     double fake = owner == DUMMY ? alpha : Math.max(0, alpha - estimate[owner] / replicaCount(owner));
     double real = owner == DUMMY ? 0 : estimate[owner] / replicaCount(owner);
     return 0.5 * real + 0.5 * fake;
+  }
+
+  /** 0 .. n-1 in a uniformly random order (Fisher-Yates). */
+  static int[] shuffled(int n, RandomGenerator random) {
+    int[] order = new int[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    for (int i = n - 1; i > 0; i--) {
+      int j = random.nextInt(i + 1);
+      int t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+    return order;
   }
 }

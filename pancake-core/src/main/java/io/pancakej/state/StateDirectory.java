@@ -16,6 +16,7 @@ import java.util.Arrays;
 import io.pancakej.IntegrityException;
 import io.pancakej.StateException;
 import io.pancakej.crypto.Aead;
+import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.crypto.MasterKey;
 
 /**
@@ -82,7 +83,7 @@ public final class StateDirectory implements AutoCloseable {
   /** Seals and atomically replaces the state file. */
   public void save(ProxyState state, MasterKey key) {
     byte[] fingerprint = key.fingerprint().getBytes(StandardCharsets.US_ASCII);
-    byte[] sealed = new Aead(key.derive("pancake-j state seal v1")).encrypt(state.toBytes(), ASSOCIATED_DATA);
+    byte[] sealed = new Aead(key.derive(KeyPurposes.STATE_SEAL)).encrypt(state.toBytes(), ASSOCIATED_DATA);
     ByteBuffer out = ByteBuffer.allocate(MAGIC.length + 1 + fingerprint.length + sealed.length);
     out.put(MAGIC).put((byte) fingerprint.length).put(fingerprint).put(sealed);
     replace(STATE_FILE, out);
@@ -127,7 +128,7 @@ public final class StateDirectory implements AutoCloseable {
    */
   public void saveKeyEpoch(ProxyState.KeyEpoch epoch, MasterKey key, byte[] stateId) {
     byte[] plain = ByteBuffer.allocate(12).putInt(epoch.epoch()).putLong(epoch.used()).array();
-    byte[] sealed = new Aead(key.derive("pancake-j epoch ledger v1")).encrypt(plain, epochAssociatedData(stateId));
+    byte[] sealed = new Aead(key.derive(KeyPurposes.EPOCH_LEDGER)).encrypt(plain, epochAssociatedData(stateId));
     ByteBuffer out = ByteBuffer.allocate(EPOCH_MAGIC.length + sealed.length);
     out.put(EPOCH_MAGIC).put(sealed);
     replace(EPOCH_FILE, out);
@@ -148,7 +149,7 @@ public final class StateDirectory implements AutoCloseable {
     }
     byte[] plain;
     try {
-      plain = new Aead(key.derive("pancake-j epoch ledger v1"))
+      plain = new Aead(key.derive(KeyPurposes.EPOCH_LEDGER))
           .decrypt(Arrays.copyOfRange(data, EPOCH_MAGIC.length, data.length), epochAssociatedData(stateId));
     } catch (IntegrityException e) {
       throw new StateException("key-epoch file " + file + " is damaged or belongs to another state", e);
@@ -190,7 +191,7 @@ public final class StateDirectory implements AutoCloseable {
     }
     byte[] plain;
     try {
-      plain = new Aead(key.derive("pancake-j state seal v1"))
+      plain = new Aead(key.derive(KeyPurposes.STATE_SEAL))
           .decrypt(Arrays.copyOfRange(data, sealedStart, data.length), ASSOCIATED_DATA);
     } catch (IntegrityException e) {
       throw new StateException("proxy state " + file + " is damaged or truncated (authentication failed)", e);

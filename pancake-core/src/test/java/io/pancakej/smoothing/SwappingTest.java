@@ -152,7 +152,7 @@ class SwappingTest {
         model.put(i, v);
       }
       double[] zipf = ReplicaPlanTest.zipf(n, 0.99, 0);
-      assertTrue(proxy.startTransition(bySlot(proxy, zipf), Estimator.EXACT, "test"));
+      assertTrue(proxy.transitions.start(bySlot(proxy, zipf), Estimator.EXACT, "test"));
       int swaps = proxy.stats().pendingSwaps();
       assertTrue(swaps > 50, "a uniform-to-zipf change swaps many replicas: " + swaps);
       // writes during swapping too
@@ -213,7 +213,7 @@ class SwappingTest {
       double[][] estimates = {ReplicaPlanTest.zipf(n, 1.1, 0), ReplicaPlanTest.uniform(n),
           ReplicaPlanTest.zipf(n, 0.9, 50), ReplicaPlanTest.zipf(n, 1.3, 120)};
       for (double[] e : estimates) {
-        assertTrue(proxy.startTransition(bySlot(proxy, e), Estimator.EXACT, "test"));
+        assertTrue(proxy.transitions.start(bySlot(proxy, e), Estimator.EXACT, "test"));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (proxy.phase() instanceof Transition && System.nanoTime() < deadline) {
           Thread.sleep(5);
@@ -250,7 +250,7 @@ class SwappingTest {
   private double[] transitionUniformity(boolean eager, String name) {
     int n = 1000;
     Recorder recorder = new Recorder(new MemoryStore());
-    try (Proxy proxy = Proxy.open(config(name, n, recorder).build(), eager)) {
+    try (Proxy proxy = Proxy.open(config(name, n, recorder).build())) {
       for (int i = 0; i < n; i++) {
         proxy.put(key(i), counter(i, 0));
       }
@@ -258,7 +258,12 @@ class SwappingTest {
       double[] to = ReplicaPlanTest.zipf(n, 1.2, 0);
       EnumeratedIntegerDistribution w = workload(to, 17);
       recorder.recording = true;
-      assertTrue(proxy.startTransition(bySlot(proxy, to), Estimator.EXACT, "test"));
+      assertTrue(proxy.transitions.start(bySlot(proxy, to), Estimator.EXACT, "test"));
+      if (eager) {
+        proxy.checkpoint(); // no swap reaches the store before its plan is saved
+        Transition t = (Transition) proxy.phase();
+        proxy.runner.exclusive(() -> swapEagerly(proxy, t));
+      }
       for (int i = 0; i < (2 * n) / 6 * 2; i++) {
         proxy.get(key(w.sample()));
       }
@@ -269,6 +274,40 @@ class SwappingTest {
       System.out.printf("%s swapping finished in %.1f s%n", name, (System.nanoTime() - started) / 1e9);
       double whole = Recorder.uniformityPValue(recorder.reads, 2 * n);
       return new double[] {earlyReads, earlyWrites, whole};
+    }
+  }
+
+  /**
+   * The insecure alternative the paper warns against, for the uniformity test's teeth: every swap
+   * written at once, with no tick in flight (what {@code Proxy} once did behind a test flag).
+   */
+  private static void swapEagerly(Proxy proxy, Transition t) {
+    for (int r : t.pendingSlots()) {
+      boolean last;
+      long stamp = proxy.phaseLock.readLock();
+      try {
+        if (!t.isPending(r)) {
+          continue; // a tick swapped it meanwhile
+        }
+        int owner = t.target.ownerOf[r];
+        byte[] key = owner == ReplicaPlan.DUMMY ? null : proxy.keys.keyOf(owner);
+        byte[] value = null;
+        if (key != null) {
+          ReplicaCodec.View stable = proxy.readReplica(t, t.replicaFor(owner, proxy.random.get()));
+          UpdateCache.Entry e = proxy.cache.get(owner);
+          value = e != null ? e.value : stable.valueOrNull();
+        }
+        byte kind = owner == ReplicaPlan.DUMMY ? ReplicaCodec.DUMMY
+            : value == null ? ReplicaCodec.ABSENT : ReplicaCodec.PRESENT;
+        byte[] label = proxy.label(r);
+        proxy.store.put(label, proxy.aead.encrypt(proxy.codec.encode(kind, r, owner, key, value), label));
+        last = t.completeSwap(r);
+      } finally {
+        proxy.phaseLock.unlockRead(stamp);
+      }
+      if (last) {
+        proxy.finishTransition();
+      }
     }
   }
 
@@ -326,7 +365,7 @@ class SwappingTest {
         proxy.put(key(i), counter(i, 7));
         model.put(i, counter(i, 7));
       }
-      assertTrue(proxy.startTransition(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0)), Estimator.EXACT, "test"));
+      assertTrue(proxy.transitions.start(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0)), Estimator.EXACT, "test"));
       for (int i = 0; i < 20; i++) {
         proxy.get(key(i % n));
       }
@@ -365,7 +404,7 @@ class SwappingTest {
       Path blocker = dir.resolve("g").resolve("state.bin.tmp");
       java.nio.file.Files.createDirectories(blocker);
       // the transition starts at once; its plan is saved by the next scheduled checkpoint, which fails
-      proxy.startTransition(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0)), Estimator.EXACT, "test");
+      proxy.transitions.start(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0)), Estimator.EXACT, "test");
       assertThrows(io.pancakej.StateException.class, proxy::checkpoint);
       assertTrue(proxy.phase() instanceof Transition);
       int pending = proxy.stats().pendingSwaps();

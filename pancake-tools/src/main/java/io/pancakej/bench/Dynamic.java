@@ -22,8 +22,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 import io.pancakej.KvClient;
 import io.pancakej.PancakeClient;
 import io.pancakej.PancakeConfig;
+import io.pancakej.PancakeStats;
 import io.pancakej.distribution.DistributionFile;
-import io.pancakej.smoothing.Proxy;
 import io.pancakej.store.MemoryStore;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -175,14 +175,14 @@ public final class Dynamic implements Callable<Integer> {
         for (long i = 1; i <= limit; i++) {
           client.get(key(next.next(rnd)));
           if (i % 50 == 0 || i == limit) {
-            Proxy.Stats s = client.stats();
+            PancakeStats s = client.stats();
             if (s.transitions() > before) {
               return new Detection(label, x, seed, warm, i, s.lastChangeTestP(), (System.nanoTime() - t0) / 1e9);
             }
           }
         }
         settle();
-        Proxy.Stats s = client.stats();
+        PancakeStats s = client.stats();
         return new Detection(label, x, seed, warm, s.transitions() > before ? limit : -1, s.lastChangeTestP(),
             (System.nanoTime() - t0) / 1e9);
       }
@@ -317,7 +317,7 @@ public final class Dynamic implements Callable<Integer> {
         volatileRunning = true;
         Thread sampler = new Thread(() -> {
           while (volatileRunning) {
-            Proxy.Stats s = client.stats();
+            PancakeStats s = client.stats();
             series.add(new Sample((System.nanoTime() - t0) / 1e9, s.requests(), s.transitions() - base,
                 s.pendingSwaps(), s.swapsDone(), s.swapCacheEntries(), s.swapCacheBytes(), s.updateCacheEntries(),
                 s.updateCacheBytes()));
@@ -340,7 +340,7 @@ public final class Dynamic implements Callable<Integer> {
           client.get(key(next.next(rnd)));
           i++;
           if (i % 20 == 0) {
-            Proxy.Stats s = client.stats();
+            PancakeStats s = client.stats();
             if (detectedAt[0] < 0 && s.transitions() > base) {
               detectedAt[0] = i;
               detectedAt[1] = System.nanoTime();

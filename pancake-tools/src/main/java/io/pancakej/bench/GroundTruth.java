@@ -13,6 +13,7 @@ import java.util.Set;
 
 import io.pancakej.ConfigException;
 import io.pancakej.baseline.EncryptedClient;
+import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.detworam.DetWoOramClient;
 import io.pancakej.crypto.Prf;
@@ -26,8 +27,6 @@ import io.pancakej.state.StateDirectory;
  */
 record GroundTruth(Set<String> labels, Map<String, String> owner) {
   private static final HexFormat HEX = HexFormat.of();
-  /** The engine's label PRF purpose and input encoding (Proxy.label). */
-  static final String PANCAKE_LABEL_PURPOSE = "pancake-j label prf v1";
 
   /** For scheme {@code insecure}, {@code encrypted}, {@code pancake}, {@code pathoram} or {@code detworam}. */
   static GroundTruth of(String scheme, Collection<String> keys, Path stateDir, Path keyFile) {
@@ -111,7 +110,8 @@ record GroundTruth(Set<String> labels, Map<String, String> owner) {
     try (StateDirectory dir = StateDirectory.lock(stateDir)) {
       state = dir.load(masterKey);
     }
-    Prf prf = new Prf(masterKey.derive(PANCAKE_LABEL_PURPOSE), 16);
+    // the engine's label PRF and input encoding (smoothing.Labels)
+    Prf prf = new Prf(masterKey.derive(KeyPurposes.PANCAKE_LABELS), 16);
     Set<String> labels = new LinkedHashSet<>();
     Map<String, String> owner = new HashMap<>();
     int[] ownerOf = state.ownerOf();

@@ -1,0 +1,183 @@
+package io.pancakej.smoothing;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.pancakej.StateException;
+import io.pancakej.state.ProxyState;
+import io.pancakej.state.WriteAheadLog;
+
+/**
+ * Saves the {@link Proxy}'s state: on its own thread every {@code pancake.checkpoint.interval}, at
+ * once when a new plan waits to be saved ({@link #soon}), on request, and at close unless the saved
+ * state is still current. Each checkpoint starts a new write-ahead log file and deletes the older
+ * ones once the sealed snapshot is saved. Close stops and joins the thread.
+ */
+final class Checkpointer implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("io.pancakej");
+  private final Proxy proxy;
+  private final long intervalNanos;
+  private final Thread thread;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile boolean stopped;
+  final LongAdder checkpoints = new LongAdder();
+  /** Set when a new plan waits to be saved: the checkpoint thread saves it at once. */
+  private volatile boolean soon;
+  /** One checkpoint at a time: a snapshot is saved before the next one is taken. */
+  private final ReentrantLock lock = new ReentrantLock();
+  /** The phase the state file holds (set by every checkpoint, and by a reopen that found it current). */
+  private volatile Phase savedPhase;
+
+  Checkpointer(Proxy proxy, Duration interval, ThreadFactory threads) {
+    this.proxy = proxy;
+    this.intervalNanos = interval.toNanos();
+    this.thread = threads.newThread(this::loop);
+  }
+
+  /** Starts the scheduled checkpoints. */
+  void start() {
+    thread.start();
+  }
+
+  /** Asks the checkpoint thread for a checkpoint now (a new plan must be saved before its swaps run). */
+  void soon() {
+    soon = true;
+    LockSupport.unpark(thread);
+  }
+
+  /** Notes that the state file already holds {@code phase} (a reopen whose log was empty). */
+  void savedAlready(Phase phase) {
+    savedPhase = phase;
+  }
+
+  /** Snapshot of everything; the caller holds the phase write lock. */
+  private ProxyState snapshotLocked() {
+    Phase p = proxy.phase;
+    ReplicaPlan plan = p.target;
+    ProxyState.TransitionState t = null;
+    if (p instanceof Transition tr) {
+      t = new ProxyState.TransitionState(tr.from.estimate, tr.from.ownerOf, tr.from.indexOf, tr.pendingSlots());
+    }
+    return new ProxyState(proxy.storeDescription, proxy.stateId, plan.keySlots, proxy.codec.valueSize,
+        proxy.codec.keySize, plan.estimate, plan.ownerOf, plan.indexOf, proxy.keys.snapshotKeys(),
+        proxy.keys.freeOrder(), 0, proxy.cache.snapshot(), t, 0, proxy.cache.deletedSlots(), proxy.transitions.estimateSamples,
+        proxy.transitions.estimateSource, keyEpochSnapshot());
+  }
+
+  /** The value key's epoch and reserved count, for the state file (the epoch file is the authority). */
+  private ProxyState.KeyEpoch keyEpochSnapshot() {
+    long[] e = proxy.aead.snapshot();
+    return new ProxyState.KeyEpoch((int) e[0], e[1]);
+  }
+
+  /**
+   * Persists the proxy state now (also done at close and on a fixed schedule). Ticks are held off
+   * only while the snapshot is copied and a new log file opened; forcing the old file, sealing and
+   * saving the snapshot and deleting older log files run outside the phase lock. A crash in
+   * between leaves the previous checkpoint and every log file since, which replay together.
+   * Records the log writer appends while the lock is held belong to values already in the
+   * snapshot, so replaying them on top of it (from either file) changes nothing.
+   */
+  void checkpoint() {
+    lock.lock();
+    try {
+      long seq;
+      ProxyState snap;
+      Phase at;
+      List<LogTicket> unsettled;
+      long stamp = proxy.phaseLock.writeLock();
+      try {
+        snap = snapshotLocked();
+        unsettled = proxy.cache.unsettledTickets();
+        seq = proxy.wal.rotate(); // records from here on go to the new file, replayed on top of the snapshot
+        at = proxy.phase;
+      } finally {
+        proxy.phaseLock.unlockWrite(stamp);
+      }
+      savedPhase = null; // until the save succeeds: a failed checkpoint is retried at close
+      // the snapshot holds values the log writer may still be appending to the old file: save it
+      // only once they are in the log (the old file is deleted after the save), never if one failed
+      for (LogTicket t : unsettled) {
+        if (!t.awaitSettled(TimeUnit.SECONDS.toNanos(30))) {
+          throw new StateException("checkpoint not saved: a write in it did not reach the write-ahead log"
+              + (proxy.log.failure() == null ? " in time" : " (" + proxy.log.failure().getMessage() + ")"));
+        }
+      }
+      proxy.wal.closeRetired();
+      proxy.stateDir.save(snap.withWalSequence(seq), proxy.masterKey);
+      WriteAheadLog.deleteBefore(proxy.stateDir.path(), seq);
+      savedPhase = at;
+      checkpoints.increment();
+      if (at instanceof Transition t) {
+        t.markDurable();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Checkpoints at close unless the saved state is still current: the log is on and empty (no
+   * write, bind or free since the last checkpoint) and the phase is the steady one that checkpoint
+   * saved (a transition's swap progress is always saved). What it leaves unsaved is bookkeeping a
+   * reopen redoes: which replicas already hold an UpdateCache value (they are written again).
+   */
+  private void checkpointUnlessCurrent() {
+    Phase phase = proxy.phase;
+    if (proxy.wal.sync() == WriteAheadLog.Sync.OFF || proxy.wal.size() > 0 || phase != savedPhase
+        || !(phase instanceof Phase.Steady)) {
+      checkpoint();
+    }
+  }
+
+  /**
+   * Checkpoints every {@code pancake.checkpoint.interval}, whether or not anything was written: the
+   * short pause of a snapshot then falls on a schedule that says nothing about the requests.
+   */
+  private void loop() {
+    long next = System.nanoTime() + intervalNanos;
+    while (!stopped && proxy.isOpen()) {
+      long wait = next - System.nanoTime();
+      if (wait > 0 && !soon) {
+        LockSupport.parkNanos(wait);
+        continue;
+      }
+      if (wait <= 0) {
+        next += intervalNanos;
+      }
+      soon = false;
+      try {
+        checkpoint();
+      } catch (RuntimeException e) {
+        // the log still holds everything; the next attempt or close retries
+        LOG.log(System.Logger.Level.WARNING, "checkpoint failed (retried on schedule and at close): "
+            + e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * Stops the checkpoint thread, waits for it (at most 30 s: a checkpoint under way finishes), then
+   * checkpoints unless the saved state is still current. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    stopped = true;
+    LockSupport.unpark(thread);
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(30));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    checkpointUnlessCurrent();
+  }
+}

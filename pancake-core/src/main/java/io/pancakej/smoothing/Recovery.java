@@ -1,0 +1,226 @@
+package io.pancakej.smoothing;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.pancakej.ConfigException;
+import io.pancakej.IntegrityException;
+import io.pancakej.PancakeConfig;
+import io.pancakej.StateException;
+import io.pancakej.crypto.MasterKey;
+import io.pancakej.distribution.DistributionFile;
+import io.pancakej.state.ProxyState;
+import io.pancakej.state.StateDirectory;
+import io.pancakej.state.WriteAheadLog;
+import io.pancakej.store.KvStore;
+
+/**
+ * Reopens a saved state: checks it against the configuration and the store (the canary), replays
+ * the write-ahead log on top of the checkpoint, frees what was deleted everywhere, and swaps
+ * towards a declared distribution that differs from the saved estimate.
+ */
+final class Recovery {
+  private Recovery() {}
+
+  static Proxy reopen(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store,
+      ProxyState s) {
+    if (!s.storeDescription().equals(store.describe())) {
+      throw new StateException("state " + dir.path() + " belongs to store " + s.storeDescription()
+          + ", not to the configured store " + store.describe());
+    }
+    if (config.capacityExplicit() && config.capacity() != s.capacity()) {
+      throw new ConfigException("state " + dir.path() + " was created with pancake.capacity=" + s.capacity()
+          + "; the configuration asks for pancake.capacity=" + config.capacity() + " (the capacity is fixed"
+          + " when a state is created: leave pancake.capacity unset or set it to " + s.capacity()
+          + ", or load the data into a new state and an empty store)");
+    }
+    if (s.valueSize() != config.valueSize() || s.keySize() != config.keySize()) {
+      throw new ConfigException("state " + dir.path() + " was created with pancake.value.size="
+          + s.valueSize() + " and pancake.key.size=" + s.keySize() + "; the configuration asks for "
+          + config.valueSize() + " and " + config.keySize());
+    }
+    Phase phase;
+    try {
+      ReplicaPlan plan = ReplicaPlan.restore(s.estimate(), s.ownerOf(), s.indexOf());
+      if (s.transition() != null) {
+        ProxyState.TransitionState t = s.transition();
+        ReplicaPlan from = ReplicaPlan.restore(t.fromEstimate(), t.fromOwnerOf(), t.fromIndexOf());
+        Transition saved = new Transition(from, plan, t.pendingSwaps());
+        saved.markDurable(); // it comes from the state file
+        phase = saved;
+      } else {
+        phase = new Phase.Steady(plan);
+      }
+    } catch (RuntimeException e) {
+      throw new StateException("state " + dir.path() + " holds an inconsistent replica plan", e);
+    }
+    ReplicaCodec codec = new ReplicaCodec(s.keySize(), s.valueSize());
+    Recovered r = recover(dir, key, s);
+    Proxy proxy = new Proxy(config, store, dir, key, codec, phase, r.keyOfSlot, r.freeOrder, 0, s.stateId(),
+        r.nextSequence, s.estimateSamples(), s.estimateSource(), s.keyEpoch());
+    proxy.cache.restore(r.pending, phase.target, proxy.versions.incrementAndGet());
+    checkCanary(proxy);
+    freeDeleted(proxy, r.deletedSlots);
+    if (proxy.transitions.estimateSamples != Estimator.ASSUMED) {
+      // slots freed after the last checkpoint: their drop from the estimate was not saved
+      double[] estimate = phase.target.estimate;
+      for (int slot = 0; slot < estimate.length; slot++) {
+        if (estimate[slot] > 0 && proxy.keys.keyOf(slot) == null) {
+          proxy.transitions.freed(slot);
+        }
+      }
+    }
+    proxy.checkpointer.savedAlready(phase);
+    if (!r.logWasEmpty) {
+      // make what the log replayed part of a checkpoint, and start a fresh log. With every log
+      // file empty the saved state is current, and those files plus the fresh one this proxy
+      // writes still replay on top of it (no torn tail can be left behind in an older file):
+      // re-sealing a state of several MB would only delay the first request.
+      proxy.checkpoint();
+    }
+    PancakeConfig.Declared declared = config.declaredDistribution();
+    if (declared != null) {
+      // a declared distribution wins over the saved estimate: swap towards it if it differs
+      warmStartFrom(proxy, declared, config);
+    }
+    return proxy;
+  }
+
+  /** A state checkpoint with its write-ahead log replayed on top. */
+  private static final class Recovered {
+    byte[][] keyOfSlot;
+    int[] freeOrder;
+    List<ProxyState.PendingEntry> pending;
+    long nextSequence;
+    boolean logWasEmpty;
+    int[] deletedSlots;
+  }
+
+  private static Recovered recover(StateDirectory dir, MasterKey key, ProxyState s) {
+    byte[][] keyOfSlot = s.keyOfSlot().clone();
+    Map<Integer, ProxyState.PendingEntry> pending = new LinkedHashMap<>();
+    for (ProxyState.PendingEntry e : s.pending()) {
+      pending.put(e.keySlot(), e);
+    }
+    boolean logWasEmpty = WriteAheadLog.isEmpty(dir.path(), s.walSequence());
+    Set<Integer> rebound = new HashSet<>();
+    long last = WriteAheadLog.replay(dir.path(), Proxy.walKeys(key, s.stateId()), s.walSequence(), rec -> {
+      ByteBuffer b = rec.payload();
+      int slot = b.getInt();
+      if (slot < 0 || slot >= keyOfSlot.length) {
+        throw new StateException("write-ahead log names key slot " + slot + ", outside the capacity");
+      }
+      switch (rec.type()) {
+        case WriteAheadLog.BIND: {
+          byte[] k = new byte[b.remaining()];
+          b.get(k);
+          keyOfSlot[slot] = k;
+          rebound.add(slot);
+          break;
+        }
+        case WriteAheadLog.WRITE: {
+          boolean present = b.get() == 1;
+          byte[] v = new byte[b.remaining()];
+          b.get(v);
+          // no replica is known to hold it: every replica gets it again
+          pending.put(slot, new ProxyState.PendingEntry(slot, present ? v : null, new long[0]));
+          break;
+        }
+        case WriteAheadLog.FREE:
+          keyOfSlot[slot] = null;
+          pending.remove(slot);
+          break;
+        default:
+          throw new StateException("write-ahead log holds an unknown record type " + rec.type());
+      }
+    });
+    Recovered r = new Recovered();
+    r.keyOfSlot = keyOfSlot;
+    LinkedHashSet<Integer> free = new LinkedHashSet<>();
+    int[] saved = s.freeOrder();
+    for (int i = s.nextFree(); i < saved.length; i++) {
+      if (keyOfSlot[saved[i]] == null) {
+        free.add(saved[i]);
+      }
+    }
+    for (int slot = 0; slot < keyOfSlot.length; slot++) {
+      if (keyOfSlot[slot] == null) {
+        free.add(slot); // freed after the checkpoint
+      }
+    }
+    r.freeOrder = free.stream().mapToInt(Integer::intValue).toArray();
+    r.pending = new ArrayList<>(pending.values());
+    r.nextSequence = Math.max(last, s.walSequence()) + 1;
+    r.logWasEmpty = logWasEmpty;
+    // a slot rebound or written since the checkpoint is no longer deleted everywhere
+    r.deletedSlots = Arrays.stream(s.deletedSlots())
+        .filter(slot -> slot >= 0 && slot < keyOfSlot.length && keyOfSlot[slot] != null && !pending.containsKey(slot)
+            && !rebound.contains(slot))
+        .toArray();
+    if (logWasEmpty) {
+      // nothing to keep: without this every read-only session would leave one empty file behind
+      WriteAheadLog.deleteBefore(dir.path(), r.nextSequence);
+    }
+    return r;
+  }
+
+  /** Frees the slots a checkpoint saved as deleted everywhere but still in use (no request holds them now). */
+  private static void freeDeleted(Proxy proxy, int[] slots) {
+    for (int slot : slots) {
+      proxy.cache.markDeletedEverywhere(slot);
+      proxy.freeIfUnused(slot);
+    }
+  }
+
+  private static void warmStartFrom(Proxy proxy, PancakeConfig.Declared declared, PancakeConfig config) {
+    Map<String, Double> weights = declared.weights();
+    int n = proxy.phase.target.keySlots;
+    double[] inOrder = DistributionFile.estimate(DistributionFile.weightsInOrder(weights), n);
+    double[] estimate = new double[n]; // slots of unlisted keys, and free ones, get none
+    int i = 0;
+    for (String k : weights.keySet()) {
+      int slot = proxy.keys.bindQuietly(NewState.checkedFileKey(declared, config, k));
+      estimate[slot] = inOrder[i++];
+    }
+    double[] current = proxy.phase.target.estimate;
+    double distance = 0;
+    for (int s = 0; s < n; s++) {
+      distance += Math.abs(estimate[s] - current[s]);
+    }
+    if (distance < 1e-9 && proxy.transitions.estimateSamples == Estimator.EXACT) {
+      return; // the state already holds this estimate
+    }
+    proxy.transitions.start(estimate, Estimator.EXACT, declared.source() + " (replicas swapped to it at open)");
+  }
+
+  private static void checkCanary(Proxy proxy) {
+    byte[] canary = proxy.canaryLabel();
+    byte[] sealed = proxy.store.get(canary);
+    if (sealed == null) {
+      throw new StateException("store " + proxy.storeDescription + " does not hold the data of state "
+          + proxy.stateDir.path() + " (it is empty or was wiped); load the data again into a fresh state");
+    }
+    byte[] id;
+    try {
+      id = proxy.aead.decrypt(sealed, canary);
+    } catch (IntegrityException e) {
+      // the canary's label comes from this state's master key: another key's data would not be
+      // there at all, so a canary that fails authentication was tampered with or corrupted (or
+      // sealed by another state under the same key file, whose value keys differ)
+      throw new IntegrityException("the canary entry of store " + proxy.storeDescription + " (which ties it to state "
+          + proxy.stateDir.path() + ") failed authentication: the store's data was tampered with or corrupted, or it"
+          + " was initialized by another PANCAKE state with the same key file (one proxy per store)", e);
+    }
+    if (!Arrays.equals(id, proxy.stateId)) {
+      throw new StateException("store " + proxy.storeDescription + " was initialized by another PANCAKE state"
+          + " than " + proxy.stateDir.path());
+    }
+  }
+}

@@ -1,0 +1,199 @@
+package io.pancakej.smoothing;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.UnaryOperator;
+
+import io.pancakej.PancakeException;
+import io.pancakej.ValueTooLargeException;
+
+/**
+ * The request side of the {@link Proxy}: checks a request, takes its key slot, queues it for the
+ * ticks and waits for (or hands back a future of) its answer, then gives the slot back and frees it
+ * if its key is now deleted everywhere. Nothing here talks to the store.
+ */
+final class Requests {
+  private static final System.Logger LOG = System.getLogger("io.pancakej");
+  private final Proxy proxy;
+  /** Requests submitted since open (the emission rate follows it). */
+  final LongAdder count = new LongAdder();
+
+  Requests(Proxy proxy) {
+    this.proxy = proxy;
+  }
+
+  /** Binds and frees run under the phase read lock so that a checkpoint never splits one from its log record. */
+  private int acquire(byte[] key, boolean bind) {
+    long stamp = proxy.phaseLock.readLock();
+    try {
+      return proxy.keys.acquire(key, bind);
+    } finally {
+      proxy.phaseLock.unlockRead(stamp);
+    }
+  }
+
+  Optional<byte[]> get(byte[] key) {
+    checkKey(key);
+    return present(await(submit(Request.Op.GET, acquire(key, false), null, null)));
+  }
+
+  void put(byte[] key, byte[] value) {
+    checkKey(key);
+    checkValue(value);
+    await(submit(Request.Op.PUT, acquire(key, true), value.clone(), null));
+  }
+
+  boolean update(byte[] key, UnaryOperator<byte[]> merge) {
+    checkKey(key);
+    checkMerge(merge);
+    return (Boolean) await(submit(Request.Op.UPDATE, acquire(key, false), null, merge));
+  }
+
+  boolean delete(byte[] key) {
+    checkKey(key);
+    return (Boolean) await(submit(Request.Op.DELETE, acquire(key, false), null, null));
+  }
+
+  /**
+   * Queues a get; bad input and a closed client throw at once, store and log failures complete the
+   * future. The future completes on the common fork-join pool, never on the emitter's thread (a
+   * slow or blocking callback must not hold up the ticks).
+   */
+  CompletableFuture<Optional<byte[]>> getAsync(byte[] key) {
+    checkKey(key);
+    return async(submit(Request.Op.GET, acquire(key, false), null, null)).thenApply(Requests::present);
+  }
+
+  CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
+    checkKey(key);
+    checkValue(value);
+    return async(submit(Request.Op.PUT, acquire(key, true), value.clone(), null)).thenApply(r -> null);
+  }
+
+  CompletableFuture<Boolean> updateAsync(byte[] key, UnaryOperator<byte[]> merge) {
+    checkKey(key);
+    checkMerge(merge);
+    return async(submit(Request.Op.UPDATE, acquire(key, false), null, merge)).thenApply(r -> (Boolean) r);
+  }
+
+  CompletableFuture<Boolean> deleteAsync(byte[] key) {
+    checkKey(key);
+    return async(submit(Request.Op.DELETE, acquire(key, false), null, null)).thenApply(r -> (Boolean) r);
+  }
+
+  private static void checkMerge(UnaryOperator<byte[]> merge) {
+    if (merge == null) {
+      throw new IllegalArgumentException("merge must not be null");
+    }
+  }
+
+  private static Optional<byte[]> present(Object result) {
+    return result == Request.ABSENT ? Optional.empty() : Optional.of((byte[]) result);
+  }
+
+  /** Waits for a request on the caller's thread, then gives its key slot back. */
+  private Object await(Request request) {
+    try {
+      return join(request.done);
+    } finally {
+      finishRequest(request.keySlot);
+    }
+  }
+
+  /** A request's answer, delivered (and its key slot given back) on the common pool. */
+  private CompletableFuture<Object> async(Request request) {
+    return request.done.whenCompleteAsync((r, e) -> finishRequest(request.keySlot));
+  }
+
+  /** The future's value, or its failure unwrapped (the exception the request failed with). */
+  private static <T> T join(CompletableFuture<T> future) {
+    try {
+      return future.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new PancakeException("request failed", cause);
+    }
+  }
+
+  private void checkKey(byte[] key) {
+    if (key == null || key.length == 0) {
+      throw new IllegalArgumentException("key must be non-empty");
+    }
+    if (key.length > proxy.codec.keySize) {
+      throw new ValueTooLargeException("key of " + key.length + " bytes exceeds pancake.key.size = " + proxy.codec.keySize);
+    }
+  }
+
+  void checkValue(byte[] value) {
+    if (value == null) {
+      throw new IllegalArgumentException("value must not be null");
+    }
+    if (value.length > proxy.codec.valueSize) {
+      throw new ValueTooLargeException("value of " + value.length + " bytes exceeds pancake.value.size = "
+          + proxy.codec.valueSize + "; raise pancake.value.size (fixed when the state is created)");
+    }
+  }
+
+  /**
+   * Queues one request for the emitter's next ticks; nothing is sent for it. A key without a slot
+   * is queued too (slot -1): it takes a real access like any other and is answered "absent".
+   */
+  private Request submit(Request.Op op, int keySlot, byte[] value, UnaryOperator<byte[]> merge) {
+    if (!proxy.isOpen()) {
+      if (keySlot >= 0) {
+        proxy.keys.release(keySlot);
+      }
+      throw new PancakeException("the PANCAKE client is closed");
+    }
+    if (proxy.emitter.isEmitterThread()) {
+      if (keySlot >= 0) {
+        proxy.keys.release(keySlot);
+      }
+      throw new IllegalStateException("a merge function must not call the client: it runs on the thread that"
+          + " serves requests, which would wait for itself");
+    }
+    count.increment();
+    if (keySlot >= 0 && proxy.estimator != null) {
+      proxy.estimator.record(keySlot);
+    }
+    Request request = new Request(op, keySlot, value, merge);
+    proxy.queue.add(request);
+    if (!proxy.isOpen()) {
+      failQueued(); // close drained the queue before this request joined it
+    }
+    return request;
+  }
+
+  private void finishRequest(int keySlot) {
+    if (keySlot < 0) {
+      return;
+    }
+    proxy.keys.release(keySlot);
+    // a key deleted everywhere gives its slot back once nobody refers to it
+    if (proxy.cache.isDeletedEverywhere(keySlot)) {
+      try {
+        proxy.freeIfUnused(keySlot);
+        proxy.transitions.dropFreedSlots();
+      } catch (RuntimeException e) {
+        // the request itself succeeded; the slot stays bound and the next open frees it
+        LOG.log(System.Logger.Level.WARNING, "freeing a deleted key's slot failed: " + e.getMessage());
+      }
+    }
+  }
+
+  /** Fails every queued request (at close). */
+  void failQueued() {
+    Request r;
+    while ((r = proxy.queue.poll()) != null) {
+      r.done.completeExceptionally(new PancakeException("the PANCAKE client was closed before this request was served"));
+    }
+  }
+}

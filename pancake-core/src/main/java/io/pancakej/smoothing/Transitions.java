@@ -1,0 +1,286 @@
+package io.pancakej.smoothing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Moves the {@link Proxy} from one replica plan to the next (paper section 5.1): a new estimate
+ * from the {@link Estimator} or a declared distribution becomes a new plan at once when no replica
+ * changes hands, else a swapping {@link Transition} that the ticks carry out; estimates that arrive
+ * meanwhile wait for it. Slots freed by deletes are dropped from the estimate. Owns the estimate in
+ * force: how many accesses it was learned from and where it came from.
+ */
+final class Transitions {
+  private static final System.Logger LOG = System.getLogger("io.pancakej");
+  private final Proxy proxy;
+  /** The largest tick, used for the swaps finished before the first request. */
+  private final int maxBatchesPerTick;
+  /** Transitions started since open. */
+  private final AtomicLong started = new AtomicLong();
+  /** Accesses the estimate in force was learned from; {@link Estimator#EXACT} declared, {@link Estimator#ASSUMED} no prior. */
+  volatile long estimateSamples;
+  /** Where the estimate in force came from, in words (printed by the YCSB binding, saved with the state). */
+  volatile String estimateSource;
+  /** An estimate that waits for the transition under way to finish. */
+  private record NextEstimate(double[] estimate, long samples, String source) {}
+
+  private NextEstimate afterTransition;
+  /** Key slots freed since the estimate last dropped them (their real probability goes elsewhere). */
+  private final ConcurrentLinkedQueue<Integer> freedSlots = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean reweighting = new AtomicBoolean();
+
+  Transitions(Proxy proxy, int maxBatchesPerTick, long estimateSamples, String estimateSource) {
+    this.proxy = proxy;
+    this.maxBatchesPerTick = maxBatchesPerTick;
+    this.estimateSamples = estimateSamples;
+    this.estimateSource = estimateSource;
+  }
+
+  /** Transitions started since open. */
+  long count() {
+    return started.get();
+  }
+
+  /** A key slot was freed: the next {@link #dropFreedSlots} takes it out of the estimate. */
+  void freed(int slot) {
+    freedSlots.add(slot);
+  }
+
+  /**
+   * A swap that is under way when the proxy opens -- towards a declared distribution that differs
+   * from the saved estimate, or saved by an earlier process -- is finished before the first
+   * request: while it runs real accesses are rare (delta' = 1/(2n alpha')), so requests would crawl
+   * (measured: 4 requests/s for 75 s on YCSB C at 10^4 records). Ticks of the largest size, built
+   * exactly as request ticks are (every slot still read with probability 1/(2n)), run back to back
+   * before the clock starts. The store sees a burst of ticks at open, which says that a swap is
+   * running. Bounded: a swap that cannot finish (a damaged replica whose value never comes) is left
+   * to the ordinary ticks.
+   */
+  void finishBeforeServing() {
+    if (!(proxy.phase instanceof Transition)) {
+      return;
+    }
+    if (!((Transition) proxy.phase).isDurable()) {
+      proxy.checkpointer.checkpoint(); // no swap reaches the store before the plan it serves is saved
+    }
+    int total = ((Transition) proxy.phase).remainingSwaps();
+    long started = System.nanoTime();
+    // every slot is touched about once per 2n/B batches: a swap that made no progress for ten times
+    // that is waiting for something batches cannot bring (a damaged replica's value)
+    long stall = 10L * proxy.phase.target.replicaSlots / ((long) proxy.batchSize * maxBatchesPerTick) + 1_000;
+    long ticks = 0;
+    long lastProgress = 0;
+    int lastRemaining = total;
+    int reported = 0;
+    long lastReport = started;
+    RuntimeException failure = null;
+    while (proxy.phase instanceof Transition t) {
+      int left = t.remainingSwaps();
+      if (left != lastRemaining) {
+        lastRemaining = left;
+        lastProgress = ticks;
+      } else if (ticks - lastProgress > stall) {
+        break;
+      }
+      try {
+        proxy.runner.tick(maxBatchesPerTick);
+      } catch (RuntimeException e) {
+        failure = e;
+        break;
+      }
+      ticks++;
+      long now = System.nanoTime();
+      int percent = total == 0 ? 100 : (int) ((total - left) * 100L / total);
+      if (percent / 10 > reported / 10 && now - lastReport > 2_000_000_000L) {
+        reported = percent;
+        lastReport = now;
+        LOG.log(System.Logger.Level.INFO, String.format("swapping replicas to the declared distribution before"
+            + " the first request: %d of %d swaps (%.1f s)", total - left, total, (now - started) / 1e9));
+      }
+    }
+    proxy.runner.flush();
+    double seconds = (System.nanoTime() - started) / 1e9;
+    if (proxy.phase instanceof Transition t) {
+      LOG.log(System.Logger.Level.WARNING, String.format("%d of %d replica swaps done at open in %.1f s; the rest"
+          + " continue with the requests%s", total - t.remainingSwaps(), total, seconds,
+          failure == null ? "" : " (" + failure.getMessage() + ")"));
+    } else if (seconds >= 1) {
+      LOG.log(System.Logger.Level.INFO, String.format("%d replica swaps done at open in %.1f s (%d ticks)", total,
+          seconds, ticks));
+    }
+  }
+
+  /** The estimator's new estimate: a detected change, or a refinement of a learned estimate. */
+  void onEstimate(double[] newEstimate, long samples, boolean detected) {
+    if (proxy.isOpen()) {
+      start(newEstimate, samples, detected
+          ? "learned: a change was detected, estimate from the last " + samples + " accesses"
+          : "learned from " + samples + " accesses");
+    }
+  }
+
+
+  /**
+   * A freed slot's key is gone, so the real accesses the estimate gives it now go to the other
+   * keys: without a new plan its replicas would go quiet together (a deleted hot key's R(k)
+   * labels at once). The estimate drops freed slots and is renormalized; when every key still has
+   * enough replicas this is a new plan on the same layout at once, otherwise a swapping
+   * transition. During a transition it waits until the transition finishes.
+   */
+  void dropFreedSlots() {
+    if (freedSlots.isEmpty() || !(proxy.phase instanceof Phase.Steady) || !reweighting.compareAndSet(false, true)) {
+      return; // during a transition the slots wait (finishTransition calls this again)
+    }
+    NextEstimate needsSwaps = null;
+    List<Integer> polled = new ArrayList<>();
+    ReplicaPlan installed = null;
+    try {
+      Phase seen = proxy.phase;
+      if (!(seen instanceof Phase.Steady) || !proxy.isOpen()) {
+        return;
+      }
+      // the new plan is built outside the phase lock (O(n)); installing it is a pointer swap
+      double[] estimate = seen.target.estimate.clone();
+      double dropped = 0;
+      Integer slot;
+      while ((slot = freedSlots.poll()) != null) {
+        polled.add(slot);
+        if (proxy.keys.keyOf(slot) == null && estimate[slot] > 0) {
+          dropped += estimate[slot];
+          estimate[slot] = 0;
+        }
+      }
+      if (dropped == 0 || dropped >= 1 - 1e-12) {
+        return; // nothing changed, or no key is left to carry the accesses (any plan is uniform then)
+      }
+      String source = estimateSource.endsWith(", minus deleted keys") ? estimateSource
+          : estimateSource + ", minus deleted keys";
+      ReplicaPlan same = seen.target.reweighted(estimate);
+      if (same == null) {
+        needsSwaps = new NextEstimate(estimate, estimateSamples, source);
+      } else {
+        long stamp = proxy.phaseLock.writeLock();
+        try {
+          if (proxy.phase != seen) {
+            freedSlots.addAll(polled); // a plan change came first: the slots wait for the next call
+            return;
+          }
+          proxy.phase = new Phase.Steady(same);
+          estimateSource = source;
+          installed = same;
+        } finally {
+          proxy.phaseLock.unlockWrite(stamp);
+        }
+      }
+    } finally {
+      reweighting.set(false);
+    }
+    if (installed != null && proxy.estimator != null) {
+      proxy.estimator.reweight(installed.estimate); // the window under way goes on
+    }
+    if (needsSwaps != null) {
+      start(needsSwaps.estimate(), needsSwaps.samples(), needsSwaps.source());
+    }
+  }
+
+  /**
+   * Moves to a plan for {@code newEstimate} (paper section 5.1), learned from {@code samples}
+   * accesses ({@link Estimator#EXACT}: declared) and described by {@code source}: at once if no
+   * replica changes hands, else by starting a swapping transition. During a transition the
+   * estimate waits until it finishes. Returns true if a transition started.
+   */
+  boolean start(double[] newEstimate, long samples, String source) {
+    while (true) {
+      Phase seen = proxy.phase;
+      if (seen instanceof Transition) {
+        long stamp = proxy.phaseLock.writeLock();
+        try {
+          if (proxy.phase instanceof Transition) {
+            afterTransition = new NextEstimate(newEstimate, samples, source);
+            return false;
+          }
+        } finally {
+          proxy.phaseLock.unlockWrite(stamp);
+        }
+        continue;
+      }
+      // the successor plan is built outside the phase lock (O(n)): the ticks pause only while it
+      // is installed and the UpdateCache re-expressed in its indices
+      double[] estimate = newEstimate;
+      if (samples > 0) {
+        // a learned estimate counts accesses to keys deleted since: their slots carry nothing now
+        double[] live = newEstimate.clone();
+        double left = 0;
+        for (int s = 0; s < live.length; s++) {
+          if (proxy.keys.keyOf(s) == null) {
+            live[s] = 0;
+          }
+          left += live[s];
+        }
+        if (left > 0) {
+          estimate = live;
+        }
+      }
+      ReplicaPlan current = seen.target;
+      ReplicaPlan.Successor next = current.successor(estimate, proxy.random.get());
+      Transition t = next.swaps().length == 0 ? null : new Transition(current, next.plan(), next.swaps());
+      List<Integer> deleted = List.of();
+      long stamp = proxy.phaseLock.writeLock();
+      try {
+        if (proxy.phase != seen) {
+          continue; // the plan changed meanwhile: build again from the new one
+        }
+        estimateSamples = samples;
+        estimateSource = source;
+        if (t == null) {
+          proxy.phase = new Phase.Steady(next.plan());
+        } else {
+          deleted = proxy.cache.retarget(t);
+          proxy.phase = t;
+          started.incrementAndGet();
+        }
+      } finally {
+        proxy.phaseLock.unlockWrite(stamp);
+      }
+      if (proxy.estimator != null) {
+        proxy.estimator.adopt(next.plan().estimate, samples);
+        proxy.estimator.pause(t != null);
+      }
+      if (t == null) {
+        return false;
+      }
+      // the new plan must be durable before any swap reaches the store: none does (writeBack)
+      // until a checkpoint saved it; the checkpoint thread takes one now (its snapshot is a short
+      // pause between two ticks, at the time of the change)
+      proxy.checkpointer.soon();
+      for (int slot : deleted) {
+        proxy.freeIfUnused(slot);
+      }
+      return true;
+    }
+  }
+
+  void finish() {
+    NextEstimate waiting = null;
+    long stamp = proxy.phaseLock.writeLock();
+    try {
+      if (proxy.phase instanceof Transition && ((Transition) proxy.phase).remainingSwaps() == 0) {
+        proxy.phase = new Phase.Steady(proxy.phase.target);
+        waiting = afterTransition;
+        afterTransition = null;
+        if (proxy.estimator != null && waiting == null) {
+          proxy.estimator.pause(false);
+        }
+      }
+    } finally {
+      proxy.phaseLock.unlockWrite(stamp);
+    }
+    if (waiting != null) {
+      start(waiting.estimate(), waiting.samples(), waiting.source());
+    }
+    dropFreedSlots();
+  }
+}
