@@ -28,9 +28,9 @@ package io.pancakej.smoothing;
  */
 final class EmissionRate {
   /** Busy for more than this share of a window: the emitter cannot keep up at these levels. */
-  static final double BUSY_HIGH = 0.85;
-  /** Busy for less than this share: twice as many ticks would still fit (a tick costs at least as much). */
-  static final double BUSY_LOW = 0.35;
+  static final double BUSY_HIGH = 0.7;
+  /** Busy for less than this share: a quarter octave more ticks would still fit (a tick costs at least as much). */
+  static final double BUSY_LOW = 0.5;
   /** Ticks smaller than this are made larger, rather than fewer, when the emitter cannot keep up. */
   static final int SPLIT = 8;
   /** Levels per doubling. */
@@ -132,14 +132,14 @@ final class EmissionRate {
     int oldTickLevel = tickLevel;
     int ticks = Math.min(level, tickLevel);
     if (overloaded) {
-      if (batchesPerTick() < SPLIT && ticks >= STEPS) {
-        tickLevel = ticks - STEPS; // the same batches in half as many ticks, twice as large
+      if (batchesPerTick() < SPLIT && ticks > 0) {
+        tickLevel = ticks - 1; // the same batches in fewer, larger ticks
       } else {
         level--; // large ticks (or ticks near the floor) already: fewer batches
       }
     } else {
       if (easy) {
-        tickLevel = Math.min(maxTickLevel, tickLevel + STEPS);
+        tickLevel = Math.min(maxTickLevel, tickLevel + 1);
       }
       double needed = 2 * arrivals / realSlotsPerBatch;
       int wanted = 0;

@@ -96,6 +96,7 @@ final class TickRunner {
           out == null ? List.of() : out.values(), labels);
       lastSwap = out != null && record(p, transition, out.plan());
       Owed owed = readAndServe(p, transition, replicas, labels, sealed, served);
+      deliverAnswers(); // callers wake while the write-back is sealed: their next requests catch the next tick
       prepared = prepare(p, transition, owed);
     } catch (Throwable e) {
       answers.clear();
@@ -493,9 +494,10 @@ final class TickRunner {
   }
 
   /**
-   * Answers are given once the tick's work is done: completing a future wakes its caller, which
-   * the scheduler may run on this thread's core at once, and the tick's own work comes first. More
-   * than a couple go to the delivery thread, so the next tick does not wait for the wake-ups.
+   * Answers are given once the tick has served them, before it seals its write-back: a caller
+   * woken then can queue its next request before the next grid point (a closed loop that misses
+   * it waits a whole period more). More than a couple go to the delivery thread, so the tick does
+   * not wait for the wake-ups, nor lose its core to the woken callers.
    */
   private void deliverAnswers() {
     if (answers.size() > DELIVER_INLINE) {
