@@ -9,7 +9,8 @@ package io.pancakej.smoothing;
  *
  * <p>The <em>batch level</em> L sets the batches per second, {@code floor x 2^(L/4)}. A window asks
  * for {@code 2 x arrivals / (B x delta)} batches per second (twice what the arrivals need on
- * average), and L moves up to an octave towards the lowest level that gives as much. A
+ * average), and L moves towards the lowest level that gives as much: up to an octave per window,
+ * or one step when the emitter was busy for more than {@value #BUSY_LOW} of it. A
  * closed-loop caller pulls the level up (it can only send as fast as it is served), and idle time
  * lets it fall back to the floor, which keeps a blocked caller served.
  *
@@ -33,6 +34,10 @@ final class EmissionRate {
   static final double BUSY_LOW = 0.5;
   /** Ticks smaller than this are made larger, rather than fewer, when the emitter cannot keep up. */
   static final int SPLIT = 8;
+  /** Batches asked for, per batch the arrivals need, while the emitter has room to spare. */
+  static final double ROOMY = 4;
+  /** Batches asked for, per batch the arrivals need, near the emitter's capacity. */
+  static final double TIGHT = 1.25;
   /** Levels per doubling. */
   static final int STEPS = 4;
 
@@ -82,13 +87,22 @@ final class EmissionRate {
 
   /** Batches per tick at the current levels. */
   int batchesPerTick() {
-    int ticks = Math.min(level, tickLevel);
-    return (int) Math.min(maxBatches, Math.max(1, Math.round(Math.pow(2, (double) (level - ticks) / STEPS))));
+    return batchesPerTick(level);
+  }
+
+  private int batchesPerTick(int l) {
+    int ticks = Math.min(l, tickLevel);
+    return (int) Math.min(maxBatches, Math.max(1, Math.round(Math.pow(2, (double) (l - ticks) / STEPS))));
   }
 
   /** Batches per second at the current levels. */
   double batchesPerSecond() {
-    return ticksPerSecond() * batchesPerTick();
+    return batchesPerSecond(level);
+  }
+
+  /** What batch level {@code l} sends at the current tick level (batches per tick are whole). */
+  private double batchesPerSecond(int l) {
+    return at(Math.min(l, tickLevel)) * batchesPerTick(l);
   }
 
   int level() {
@@ -122,7 +136,7 @@ final class EmissionRate {
     double arrivals = (requests - windowRequests) * 1e9 / elapsed;
     double busy = (double) windowBusy / elapsed;
     boolean overloaded = windowMissed * 10 > windowTicks + windowMissed || busy > BUSY_HIGH;
-    boolean easy = busy < BUSY_LOW && windowMissed == 0;
+    boolean easy = busy < BUSY_LOW && windowMissed * 100 <= windowTicks + windowMissed; // at most 1 % missed
     windowTicks = 0;
     windowMissed = 0;
     windowBusy = 0;
@@ -141,12 +155,24 @@ final class EmissionRate {
       if (easy) {
         tickLevel = Math.min(maxTickLevel, tickLevel + 1);
       }
-      double needed = 2 * arrivals / realSlotsPerBatch;
+      boolean room = busy < BUSY_LOW;
+      // with room to spare, ask for four times the batches the arrivals need (a closed loop that
+      // gets about 0.7 requests served per tick then still pulls the level up); near the emitter's
+      // capacity, a quarter more than they need, and only a step at a time: a level above capacity
+      // only gets stepped back down, and a batch beyond what the requests need costs the emitter
+      // and the store as much as a real one
+      double needed = (room ? ROOMY : TIGHT) * arrivals / realSlotsPerBatch;
       int wanted = 0;
-      while (wanted < maxLevel && at(wanted) < needed) {
+      while (wanted < maxLevel && batchesPerSecond(wanted) < needed) {
         wanted++;
       }
-      level = Math.max(level - STEPS, Math.min(level + STEPS, wanted));
+      if (room) {
+        level = Math.max(level - STEPS, Math.min(level + STEPS, wanted));
+      } else if (wanted > level) {
+        level++;
+      } else if (wanted < level - STEPS) {
+        level -= STEPS; // the arrivals fell to less than half of what the level serves
+      }
     }
     int batchShift = maxLevel - maxTickLevel;
     level = Math.max(0, Math.min(level, tickLevel + batchShift));
