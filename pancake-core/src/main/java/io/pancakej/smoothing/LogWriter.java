@@ -30,8 +30,9 @@ final class LogWriter implements AutoCloseable {
 
   private record Write(int slot, byte[] value, LogTicket ticket) implements Task {
     void fail(RuntimeException e, java.util.function.ObjIntConsumer<LogTicket> revert) {
-      ticket.failed(e);
+      // the key goes back first: a caller told its write failed must read the value before it
       revert.accept(ticket, slot);
+      ticket.failed(e);
     }
   }
 
