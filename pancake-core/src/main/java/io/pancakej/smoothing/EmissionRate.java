@@ -4,25 +4,27 @@ package io.pancakej.smoothing;
  * How many batches the emitter sends, and how they are grouped into ticks: two levels chosen once
  * per coarse window, from the number of requests that arrived in the previous window and from how
  * busy the emitter was -- never from the queue, the coins or what batches served. Levels are
- * quarter octaves ({@code 2^(1/4)} apart), so a level a little above what is needed wastes at most
- * a fifth.
+ * quarter octaves ({@code 2^(1/4)} apart).
  *
- * <p>The <em>batch level</em> L sets the batches per second, {@code floor x 2^(L/4)}. A window asks
- * for {@code 2 x arrivals / (B x delta)} batches per second (twice what the arrivals need on
- * average), and L moves towards the lowest level that gives as much: up to an octave per window,
- * or one step when the emitter was busy for more than {@value #BUSY_LOW} of it. A
- * closed-loop caller pulls the level up (it can only send as fast as it is served), and idle time
- * lets it fall back to the floor, which keeps a blocked caller served.
+ * <p>The <em>batch level</em> L sets the batches per second, about {@code floor x 2^(L/4)}. A
+ * window asks for {@code h x arrivals / (B x delta)} batches per second: {@code h} = {@value #ROOMY}
+ * while the emitter was busy for less than {@value #BUSY_LOW} of the window (batches are cheap
+ * then, and a closed-loop caller, served about 0.7 times per tick, still pulls the level up), and
+ * L moves up to an octave towards the lowest level that gives as much; {@code h} =
+ * {@value #TIGHT} near the emitter's capacity, where L moves up one step at a time (a level above
+ * capacity only gets stepped back down, and a batch beyond what the requests need costs as much
+ * as a real one) and down an octave once the arrivals fall below half of it. Idle time lets it
+ * fall back to the floor, which keeps a blocked caller served.
  *
  * <p>The <em>tick level</em> T caps the ticks per second at {@code floor x 2^(T/4)} (at most
  * {@code maxTicks}); the batches of a second go out in {@code floor x 2^(min(L, T)/4)} ticks of
- * about {@code 2^((L - min(L, T))/4)} batches each (at most {@code maxBatches}). A tick is one
- * store call. When the emitter cannot keep up (more than a tenth of a window's grid points missed,
- * or busy for more than {@value #BUSY_HIGH} of it): while ticks are small (fewer than
- * {@value #SPLIT} batches) the same batches go out in half as many ticks of twice the size (one
- * round trip for more of them); once ticks are large, round trips are not what costs, and L steps
- * down instead. When the emitter is idle for most of a window, T steps back up (more, smaller
- * ticks: a shorter wait for the next one).
+ * about {@code 2^((L - min(L, T))/4)} batches each (a whole number, at most {@code maxBatches}). A
+ * tick is one store call. When the emitter cannot keep up (more than a tenth of a window's grid
+ * points missed, or busy for more than {@value #BUSY_HIGH} of it): while ticks are small (fewer
+ * than {@value #SPLIT} batches) T steps down, so the same batches go out in fewer, larger ticks
+ * (one round trip for more of them); once ticks are large, round trips are not what costs, and L
+ * steps down instead. A window busy for less than {@value #BUSY_LOW} (and at most 1 % of points
+ * missed) raises T a step (more, smaller ticks: a shorter wait for the next one).
  *
  * <p>What the store learns is the pair of levels: a coarse, logarithmic staircase of the request
  * rate and of how long this machine takes for a tick.
