@@ -24,7 +24,10 @@ package io.pancakej.smoothing;
  * than {@value #SPLIT} batches) T steps down, so the same batches go out in fewer, larger ticks
  * (one round trip for more of them); once ticks are large, round trips are not what costs, and L
  * steps down instead. A window busy for less than {@value #BUSY_LOW} (and at most 1 % of points
- * missed) raises T a step (more, smaller ticks: a shorter wait for the next one).
+ * missed) raises T a step (more, smaller ticks: a shorter wait for the next one); so does, as a
+ * probe, any other window that was not overloaded while T binds (more than one batch per tick),
+ * and a probe that overloads the next window is taken back, with no probe for
+ * {@value #PROBE_COOLDOWN} windows.
  *
  * <p>What the store learns is the pair of levels: a coarse, logarithmic staircase of the request
  * rate and of how long this machine takes for a tick.
@@ -40,6 +43,8 @@ final class EmissionRate {
   static final double ROOMY = 4;
   /** Batches asked for, per batch the arrivals need, near the emitter's capacity. */
   static final double TIGHT = 1.25;
+  /** Windows to wait after a probe of a higher tick level overloaded the emitter. */
+  static final int PROBE_COOLDOWN = 10;
   /** Levels per doubling. */
   static final int STEPS = 4;
 
@@ -57,6 +62,10 @@ final class EmissionRate {
   private long windowTicks;
   private long windowMissed;
   private long windowBusy;
+  /** The last window raised the tick level without room to spare (a probe). */
+  private boolean probing;
+  /** Windows before the next probe, after one that overloaded. */
+  private int cooldown;
 
   /**
    * @param floor ticks per second at idle (one batch each)
@@ -147,15 +156,26 @@ final class EmissionRate {
     int oldLevel = level;
     int oldTickLevel = tickLevel;
     int ticks = Math.min(level, tickLevel);
+    boolean probed = probing;
+    probing = false;
+    if (cooldown > 0) {
+      cooldown--;
+    }
     if (overloaded) {
-      if (batchesPerTick() < SPLIT && ticks > 0) {
+      if (probed && ticks > 0) {
+        tickLevel = ticks - 1; // the extra ticks cost more than they gave: back, and wait before trying again
+        cooldown = PROBE_COOLDOWN;
+      } else if (batchesPerTick() < SPLIT && ticks > 0) {
         tickLevel = ticks - 1; // the same batches in fewer, larger ticks
       } else {
         level--; // large ticks (or ticks near the floor) already: fewer batches
       }
     } else {
-      if (easy) {
-        tickLevel = Math.min(maxTickLevel, tickLevel + 1);
+      if (tickLevel < maxTickLevel && (easy || cooldown == 0 && level > tickLevel && batchesPerTick() > 1)) {
+        // more, smaller ticks (a shorter wait for the next one): surely affordable when the emitter
+        // is idle half the time; otherwise tried, and taken back if the next window overloads
+        tickLevel++;
+        probing = !easy;
       }
       boolean room = busy < BUSY_LOW;
       // with room to spare, ask for four times the batches the arrivals need (a closed loop that
