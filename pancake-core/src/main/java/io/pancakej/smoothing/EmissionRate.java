@@ -44,7 +44,7 @@ final class EmissionRate {
   /** Batches asked for, per batch the arrivals need, near the emitter's capacity. */
   static final double TIGHT = 1.25;
   /** Windows to wait after a probe of a higher tick level overloaded the emitter. */
-  static final int PROBE_COOLDOWN = 10;
+  static final int PROBE_COOLDOWN = 2;
   /** Levels per doubling. */
   static final int STEPS = 4;
 
