@@ -208,7 +208,7 @@ final class TickRunner {
     // requests (below), and the rest of the tick goes on
     Map<Integer, ReplicaCodec.View> views = new HashMap<>();
     Map<Integer, IntegrityException> damaged = null; // made only when a replica fails (rare)
-    Object[] opened = decryptAll(labels, sealed);
+    Object[] opened = decryptAll(replicas, labels, sealed);
     for (int i = 0; i < replicas.length; i++) {
       int r = replicas[i];
       if (!views.containsKey(r) && (damaged == null || !damaged.containsKey(r))) {
@@ -316,12 +316,19 @@ final class TickRunner {
   }
 
   /**
-   * Decrypts every value a tick read, in parallel when the tick is large: element i is the
-   * plaintext, the {@link IntegrityException} its authentication failed with, or null (missing).
+   * Decrypts every distinct replica a tick read, in parallel when the tick is large: element i is
+   * the plaintext, the {@link IntegrityException} its authentication failed with, or null (missing,
+   * or not the replica's first access in the tick).
    */
-  private Object[] decryptAll(List<byte[]> labels, List<byte[]> sealed) {
+  private Object[] decryptAll(int[] replicas, List<byte[]> labels, List<byte[]> sealed) {
+    // a replica read twice in one tick is opened once: only its first access is decrypted
+    java.util.Set<Integer> seen = new java.util.HashSet<>(replicas.length * 2);
+    boolean[] first = new boolean[replicas.length];
+    for (int i = 0; i < replicas.length; i++) {
+      first[i] = seen.add(replicas[i]);
+    }
     Object[] out = new Object[labels.size()];
-    inParallel(out.length, i -> out[i] = sealed.get(i) == null ? null : decrypted(sealed.get(i), labels.get(i)));
+    inParallel(out.length, i -> out[i] = !first[i] || sealed.get(i) == null ? null : decrypted(sealed.get(i), labels.get(i)));
     return out;
   }
 

@@ -89,28 +89,10 @@ public final class StateDirectory implements AutoCloseable {
     replace(STATE_FILE, out);
   }
 
-  /** Writes {@code content} to {@code name} atomically and durably: temp file, fsync, rename, directory fsync. */
+  /** Writes {@code content} to {@code name} atomically and durably ({@link SealedFile#replace}). */
   private void replace(String name, ByteBuffer out) {
-    Path tmp = dir.resolve(name + ".tmp");
     try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
-        out.flip();
-        while (out.hasRemaining()) {
-          ch.write(out);
-        }
-        ch.force(true);
-      }
-      try {
-        Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
-      }
-      try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-        d.force(true);
-      } catch (IOException ignored) {
-        // some file systems cannot fsync a directory; the rename is still atomic
-      }
+      SealedFile.replace(dir, name, out);
     } catch (IOException e) {
       throw new StateException("cannot write " + name + " to " + dir + ": " + e.getMessage(), e);
     }

@@ -6,21 +6,15 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.pancakej.IntegrityException;
 import io.pancakej.StateException;
 import io.pancakej.crypto.Aead;
+import io.pancakej.state.SealedFile;
 
 /**
  * The client's state on disk: N, M, key and value sizes, the store it belongs to
@@ -77,29 +71,7 @@ final class StateFile {
     } catch (IOException e) {
       throw new StateException("cannot encode DetWoORAM state", e);
     }
-    byte[] sealed = aead.encrypt(plain, MAGIC);
-    Arrays.fill(plain, (byte) 0);
-    Path target = file(stateDir);
-    Path tmp = stateDir.resolve(FILE_NAME + ".tmp");
-    try {
-      Files.createDirectories(stateDir);
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
-        ByteBuffer buf = ByteBuffer.allocate(MAGIC.length + sealed.length).put(MAGIC).put(sealed).flip();
-        while (buf.hasRemaining()) {
-          ch.write(buf);
-        }
-        ch.force(true);
-      }
-      try {
-        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-      syncDirectory(stateDir);
-    } catch (IOException e) {
-      throw new StateException("cannot write DetWoORAM state file " + target + ": " + e.getMessage(), e);
-    }
+    SealedFile.write(stateDir, FILE_NAME, MAGIC, aead, plain, "DetWoORAM");
   }
 
   private static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
@@ -119,33 +91,9 @@ final class StateFile {
     return b;
   }
 
-  private static void syncDirectory(Path dir) {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException | UnsupportedOperationException e) {
-      // best effort: some platforms cannot open a directory for fsync
-    }
-  }
-
   static Snapshot read(Path stateDir, Aead aead) {
     Path f = file(stateDir);
-    byte[] all;
-    try {
-      all = Files.readAllBytes(f);
-    } catch (IOException e) {
-      throw new StateException("cannot read DetWoORAM state file " + f + ": " + e.getMessage(), e);
-    }
-    if (all.length < MAGIC.length || !Arrays.equals(MAGIC, 0, MAGIC.length, all, 0, MAGIC.length)) {
-      throw new StateException("file " + f + " is not a DetWoORAM state file (" + all.length
-          + " bytes, bad header): it is truncated or was written by something else");
-    }
-    byte[] plain;
-    try {
-      plain = aead.decrypt(Arrays.copyOfRange(all, MAGIC.length, all.length), MAGIC);
-    } catch (IntegrityException e) {
-      throw new IntegrityException("DetWoORAM state file " + f + " failed authentication: it is truncated"
-          + " or was tampered with, or the master key is not the one it was sealed with", e);
-    }
+    byte[] plain = SealedFile.read(f, MAGIC, aead, "DetWoORAM");
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(plain))) {
       int format = in.readInt();
       if (format != FORMAT) {
