@@ -5,9 +5,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 
+import io.pancakej.config.Limits;
+import io.pancakej.config.PropertyReader;
+import io.pancakej.config.SchemeBuilder;
 import io.pancakej.crypto.EpochAead;
 import io.pancakej.distribution.DistributionFile;
-import io.pancakej.state.StateDirectory;
 import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
@@ -16,30 +18,31 @@ import io.pancakej.store.Stores;
  * Immutable configuration of a {@link PancakeClient}, built with {@link #builder()} (checks fail
  * fast at the setter, with a message naming the setting) or read from properties with
  * {@link #fromProperties(Properties)}. Every property is listed, with its default, in
- * {@code docs/configuration.md}.
+ * {@code docs/configuration.md}. The config names its store (a {@link KvStore} or the properties
+ * to open one from) but does not open it: the client does, through {@link Stores}.
  */
 public final class PancakeConfig {
   /** Directory holding the proxy state (key set, replica plan, estimate, pending updates, key file). */
-  public static final String STATE_DIR_PROPERTY = "pancake.state.dir";
+  public static final String STATE_DIR_PROPERTY = SchemeBuilder.STATE_DIR_PROPERTY;
   public static final String DEFAULT_STATE_DIR = "data/pancake-state";
   /** Whether a missing state directory may be created (false: a missing state is an error). */
-  public static final String CREATE_PROPERTY = "pancake.state.create";
+  public static final String CREATE_PROPERTY = SchemeBuilder.CREATE_PROPERTY;
   /**
    * Number of real key slots n; defaults to YCSB's {@code recordcount} plus {@code insertcount}.
    * Fixed when a state is created: set explicitly and different from an existing state's, an error.
    */
-  public static final String CAPACITY_PROPERTY = "pancake.capacity";
+  public static final String CAPACITY_PROPERTY = SchemeBuilder.CAPACITY_PROPERTY;
   /** Accesses per batch, B. */
   public static final String BATCH_SIZE_PROPERTY = "pancake.batch.size";
   public static final int DEFAULT_BATCH_SIZE = 3;
-  /** Largest value in bytes; every value is padded to this size before encryption. */
-  public static final String VALUE_SIZE_PROPERTY = "pancake.value.size";
-  public static final int DEFAULT_VALUE_SIZE = 1200;
-  /** Largest key in bytes. */
-  public static final String KEY_SIZE_PROPERTY = "pancake.key.size";
-  public static final int DEFAULT_KEY_SIZE = 128;
+  /** Largest value in bytes (1 .. 64 MiB, as for every scheme); every value is padded to this size before encryption. */
+  public static final String VALUE_SIZE_PROPERTY = Limits.VALUE_SIZE_PROPERTY;
+  public static final int DEFAULT_VALUE_SIZE = Limits.DEFAULT_VALUE_SIZE;
+  /** Largest key in bytes (1 .. 65535). */
+  public static final String KEY_SIZE_PROPERTY = Limits.KEY_SIZE_PROPERTY;
+  public static final int DEFAULT_KEY_SIZE = Limits.DEFAULT_KEY_SIZE;
   /** Master key file; defaults to {@code master.key} inside the state directory. */
-  public static final String KEY_FILE_PROPERTY = "pancake.key.file";
+  public static final String KEY_FILE_PROPERTY = SchemeBuilder.KEY_FILE_PROPERTY;
   /** Optional distribution file: the initial estimate (warm start); see docs/configuration.md. */
   public static final String DISTRIBUTION_FILE_PROPERTY = "pancake.distribution.file";
   /**
@@ -85,9 +88,11 @@ public final class PancakeConfig {
   /** AES-GCM encryptions per value key epoch before the next epoch's key takes over (1 .. 2^32). */
   public static final String AEAD_EPOCH_BUDGET_PROPERTY = "pancake.aead.epoch.budget";
   /** YCSB's record count, the default capacity. */
-  public static final String YCSB_RECORD_COUNT = "recordcount";
+  public static final String YCSB_RECORD_COUNT = SchemeBuilder.YCSB_RECORD_COUNT;
   /** YCSB's insert count, added to the default capacity. */
-  public static final String YCSB_INSERT_COUNT = "insertcount";
+  public static final String YCSB_INSERT_COUNT = SchemeBuilder.YCSB_INSERT_COUNT;
+  /** The largest state a PANCAKE proxy creates: 2^29 key slots, 2^30 replicas. */
+  private static final int MAX_CAPACITY_LOG2 = 29;
 
   private final Path stateDir;
   private final boolean createIfMissing;
@@ -114,15 +119,15 @@ public final class PancakeConfig {
   private final KvStore store;
   private final Properties storeProperties;
 
-  private PancakeConfig(Builder b) {
-    this.stateDir = b.stateDir;
-    this.createIfMissing = b.createIfMissing;
-    this.capacity = b.capacity;
-    this.capacityExplicit = b.capacityExplicit;
+  private PancakeConfig(Builder b, SchemeBuilder.Settings s) {
+    this.stateDir = s.stateDir();
+    this.createIfMissing = s.createIfMissing();
+    this.capacity = s.capacity() != null ? s.capacity() : 0;
+    this.capacityExplicit = s.capacityExplicit();
     this.batchSize = b.batchSize;
-    this.valueSize = b.valueSize;
-    this.keySize = b.keySize;
-    this.keyFile = b.keyFile != null ? b.keyFile : b.stateDir.resolve("master.key");
+    this.valueSize = s.valueSizeOr(DEFAULT_VALUE_SIZE);
+    this.keySize = s.keySizeOr(DEFAULT_KEY_SIZE);
+    this.keyFile = s.keyFile();
     this.distributionFile = b.distributionFile;
     this.distribution = b.distribution;
     this.distributionSource = b.distributionSource;
@@ -137,8 +142,16 @@ public final class PancakeConfig {
     this.windowSize = b.windowSize;
     this.firstWindow = b.firstWindow;
     this.confidence = b.confidence;
-    this.store = b.store;
-    this.storeProperties = b.storeProperties;
+    this.store = s.store();
+    this.storeProperties = copy(b.storeProperties);
+  }
+
+  private static Properties copy(Properties props) {
+    Properties copy = new Properties();
+    if (props != null) {
+      copy.putAll(props);
+    }
+    return copy;
   }
 
   public static Builder builder() {
@@ -156,73 +169,7 @@ public final class PancakeConfig {
 
   /** A builder holding every setting {@link #fromProperties} reads, for callers that add more. */
   public static Builder builderFromProperties(Properties props) {
-    Builder b = builder();
-    b.stateDir(Path.of(props.getProperty(STATE_DIR_PROPERTY, DEFAULT_STATE_DIR).trim()));
-    b.createIfMissing(Stores.booleanProperty(props, CREATE_PROPERTY, true));
-    String cap = props.getProperty(CAPACITY_PROPERTY);
-    if (cap != null && !cap.isBlank()) {
-      b.capacity(Stores.intProperty(props, CAPACITY_PROPERTY, 0));
-    } else if (props.getProperty(YCSB_RECORD_COUNT) != null) {
-      long c = (long) Stores.intProperty(props, YCSB_RECORD_COUNT, 0) + Stores.intProperty(props, YCSB_INSERT_COUNT, 0);
-      b.capacity((int) Math.min(Integer.MAX_VALUE, Math.max(1, c)));
-      // only a default for a new state: a run phase may insert a different number of records
-      b.capacityExplicit = false;
-    }
-    b.batchSize(Stores.intProperty(props, BATCH_SIZE_PROPERTY, DEFAULT_BATCH_SIZE));
-    b.valueSize(Stores.intProperty(props, VALUE_SIZE_PROPERTY, DEFAULT_VALUE_SIZE));
-    b.keySize(Stores.intProperty(props, KEY_SIZE_PROPERTY, DEFAULT_KEY_SIZE));
-    String keyFile = props.getProperty(KEY_FILE_PROPERTY);
-    if (keyFile != null && !keyFile.isBlank()) {
-      b.keyFile(Path.of(keyFile.trim()));
-    }
-    String dist = props.getProperty(DISTRIBUTION_FILE_PROPERTY);
-    if (dist != null && !dist.isBlank()) {
-      b.distributionFile(Path.of(dist.trim()));
-    }
-    b.pacerRate(Stores.doubleProperty(props, PACER_RATE_PROPERTY, DEFAULT_PACER_RATE));
-    b.tickRateMax(Stores.doubleProperty(props, TICK_RATE_MAX_PROPERTY, DEFAULT_TICK_RATE_MAX));
-    b.tickBatchesMax(Stores.intProperty(props, TICK_BATCHES_MAX_PROPERTY, DEFAULT_TICK_BATCHES_MAX));
-    double interval = Stores.doubleProperty(props, CHECKPOINT_INTERVAL_PROPERTY, DEFAULT_CHECKPOINT_INTERVAL);
-    if (!(interval >= 0.01) || interval > 86_400) {
-      throw new ConfigException(CHECKPOINT_INTERVAL_PROPERTY + " must be between 0.01 and 86400 seconds, got "
-          + props.getProperty(CHECKPOINT_INTERVAL_PROPERTY));
-    }
-    b.checkpointInterval(java.time.Duration.ofNanos((long) (interval * 1e9)));
-    for (Map.Entry<String, String> removed : REMOVED.entrySet()) {
-      if (props.getProperty(removed.getKey()) != null) {
-        throw new ConfigException("property " + removed.getKey() + " was removed: " + removed.getValue()
-            + "; delete it from the configuration");
-      }
-    }
-    b.adapt(Stores.booleanProperty(props, ADAPT_PROPERTY, true));
-    String wal = props.getProperty(WAL_SYNC_PROPERTY);
-    if (wal != null && !wal.isBlank()) {
-      b.walSync(WriteAheadLog.Sync.parse(wal));
-    }
-    b.windowSize(Stores.intProperty(props, WINDOW_PROPERTY, DEFAULT_WINDOW));
-    b.firstWindow(Stores.intProperty(props, FIRST_WINDOW_PROPERTY, DEFAULT_FIRST_WINDOW));
-    b.detectionConfidence(Stores.doubleProperty(props, CONFIDENCE_PROPERTY, DEFAULT_CONFIDENCE));
-    String seed = props.getProperty(SEED_PROPERTY);
-    if (seed != null && !seed.isBlank()) {
-      try {
-        b.seed(Long.parseLong(seed.trim()));
-      } catch (NumberFormatException e) {
-        throw new ConfigException("property " + SEED_PROPERTY + " must be an integer, got '" + seed + "'", e);
-      }
-    }
-    String budget = props.getProperty(AEAD_EPOCH_BUDGET_PROPERTY);
-    if (budget != null && !budget.isBlank()) {
-      try {
-        b.aeadEpochBudget(Long.parseLong(budget.trim()));
-      } catch (NumberFormatException e) {
-        throw new ConfigException("property " + AEAD_EPOCH_BUDGET_PROPERTY + " must be an integer, got '" + budget
-            + "'", e);
-      }
-    }
-    Properties copy = new Properties();
-    copy.putAll(props);
-    b.storeProperties(copy);
-    return b;
+    return builder().readProperties(props);
   }
 
   public Path stateDir() {
@@ -341,17 +288,16 @@ public final class PancakeConfig {
   }
 
   /**
-   * Opens the configured store: the one given to the builder, else by name from properties. A
-   * {@code memory} store from properties is refused when the state directory already holds a
-   * state ({@link Stores#checkStoreOutlivesState}): its data did not outlive the earlier process.
+   * The store given to {@link Builder#store}, or null: the client then opens one from
+   * {@link #storeProperties()} ({@link Stores#open(Properties, Path, boolean)}).
    */
-  public KvStore openStore() {
-    if (store != null) {
-      return store;
-    }
-    Properties props = storeProperties != null ? storeProperties : new Properties();
-    Stores.checkStoreOutlivesState(props, stateDir, StateDirectory.exists(stateDir));
-    return Stores.open(props);
+  public KvStore store() {
+    return store;
+  }
+
+  /** A copy of the properties a store is opened from when none was given (empty: the default RocksDB store). */
+  public Properties storeProperties() {
+    return copy(storeProperties);
   }
 
   @Override
@@ -360,23 +306,20 @@ public final class PancakeConfig {
         + ", valueSize=" + valueSize + ", keySize=" + keySize + "]";
   }
 
-  /** Builder with fail-fast checks. */
-  public static final class Builder {
-    private Path stateDir = Path.of(DEFAULT_STATE_DIR);
-    private boolean createIfMissing = true;
-    private int capacity;
-    private boolean capacityExplicit;
+  /**
+   * Builder with fail-fast checks. The settings every scheme shares (state directory, capacity
+   * up to 2^29, key and value sizes, key file, store) are inherited from {@link SchemeBuilder}.
+   */
+  public static final class Builder extends SchemeBuilder<Builder> {
     private int batchSize = DEFAULT_BATCH_SIZE;
-    private int valueSize = DEFAULT_VALUE_SIZE;
-    private int keySize = DEFAULT_KEY_SIZE;
-    private Path keyFile;
     private Path distributionFile;
     private Map<String, Double> distribution;
     private String distributionSource;
     private double pacerRate = DEFAULT_PACER_RATE;
     private double tickRateMax = DEFAULT_TICK_RATE_MAX;
     private int tickBatchesMax = DEFAULT_TICK_BATCHES_MAX;
-    private java.time.Duration checkpointInterval = java.time.Duration.ofSeconds(10);
+    private java.time.Duration checkpointInterval =
+        java.time.Duration.ofNanos((long) (DEFAULT_CHECKPOINT_INTERVAL * 1e9));
     private Long seed;
     private long aeadEpochBudget = EpochAead.DEFAULT_BUDGET;
     private boolean adapt = true;
@@ -384,28 +327,43 @@ public final class PancakeConfig {
     private int windowSize = DEFAULT_WINDOW;
     private int firstWindow = DEFAULT_FIRST_WINDOW;
     private double confidence = DEFAULT_CONFIDENCE;
-    private KvStore store;
     private Properties storeProperties;
 
-    private Builder() {}
-
-    public Builder stateDir(Path dir) {
-      this.stateDir = Objects.requireNonNull(dir, STATE_DIR_PROPERTY);
-      return this;
+    private Builder() {
+      super("PANCAKE", DEFAULT_STATE_DIR, MAX_CAPACITY_LOG2);
     }
 
-    public Builder createIfMissing(boolean create) {
-      this.createIfMissing = create;
-      return this;
-    }
-
-    public Builder capacity(int n) {
-      if (n < 1) {
-        throw new ConfigException(CAPACITY_PROPERTY + " must be at least 1, got " + n);
+    /**
+     * Reads the settings all schemes share ({@link SchemeBuilder#readProperties}), then PANCAKE's
+     * own, each through its setter; the store is opened from the same properties.
+     */
+    @Override
+    protected Builder readProperties(Properties props) {
+      for (Map.Entry<String, String> removed : REMOVED.entrySet()) {
+        if (props.getProperty(removed.getKey()) != null) {
+          throw new ConfigException("property " + removed.getKey() + " was removed: " + removed.getValue()
+              + "; delete it from the configuration");
+        }
       }
-      this.capacity = n;
-      this.capacityExplicit = true;
-      return this;
+      super.readProperties(props);
+      batchSize(PropertyReader.intValue(props, BATCH_SIZE_PROPERTY, batchSize));
+      distributionFile(PropertyReader.path(props, DISTRIBUTION_FILE_PROPERTY, distributionFile));
+      pacerRate(PropertyReader.doubleValue(props, PACER_RATE_PROPERTY, pacerRate));
+      tickRateMax(PropertyReader.doubleValue(props, TICK_RATE_MAX_PROPERTY, tickRateMax));
+      tickBatchesMax(PropertyReader.intValue(props, TICK_BATCHES_MAX_PROPERTY, tickBatchesMax));
+      double interval = PropertyReader.doubleValue(props, CHECKPOINT_INTERVAL_PROPERTY,
+          checkpointInterval.toNanos() / 1e9, 0.01, 86_400);
+      checkpointInterval(java.time.Duration.ofNanos((long) (interval * 1e9)));
+      adapt(PropertyReader.bool(props, ADAPT_PROPERTY, adapt));
+      walSync(PropertyReader.enumValue(props, WAL_SYNC_PROPERTY, WriteAheadLog.Sync.class, walSync));
+      windowSize(PropertyReader.intValue(props, WINDOW_PROPERTY, windowSize));
+      firstWindow(PropertyReader.intValue(props, FIRST_WINDOW_PROPERTY, firstWindow));
+      detectionConfidence(PropertyReader.doubleValue(props, CONFIDENCE_PROPERTY, confidence));
+      if (PropertyReader.isSet(props, SEED_PROPERTY)) {
+        seed(PropertyReader.longValue(props, SEED_PROPERTY, 0));
+      }
+      aeadEpochBudget(PropertyReader.longValue(props, AEAD_EPOCH_BUDGET_PROPERTY, aeadEpochBudget));
+      return storeProperties(props);
     }
 
     public Builder batchSize(int b) {
@@ -413,27 +371,6 @@ public final class PancakeConfig {
         throw new ConfigException(BATCH_SIZE_PROPERTY + " must be between 1 and 64, got " + b);
       }
       this.batchSize = b;
-      return this;
-    }
-
-    public Builder valueSize(int bytes) {
-      if (bytes < 1 || bytes > (64 << 20)) {
-        throw new ConfigException(VALUE_SIZE_PROPERTY + " must be between 1 and 64 MiB, got " + bytes);
-      }
-      this.valueSize = bytes;
-      return this;
-    }
-
-    public Builder keySize(int bytes) {
-      if (bytes < 1 || bytes > 65535) {
-        throw new ConfigException(KEY_SIZE_PROPERTY + " must be between 1 and 65535, got " + bytes);
-      }
-      this.keySize = bytes;
-      return this;
-    }
-
-    public Builder keyFile(Path file) {
-      this.keyFile = Objects.requireNonNull(file, KEY_FILE_PROPERTY);
       return this;
     }
 
@@ -549,20 +486,14 @@ public final class PancakeConfig {
       return this;
     }
 
-    /** Use this store (the client takes ownership and closes it). */
-    public Builder store(KvStore store) {
-      this.store = Objects.requireNonNull(store, "store");
-      return this;
-    }
-
-    /** Properties from which the store is opened by name ({@link Stores#open}). */
+    /** Properties from which the client opens the store by name ({@link Stores#open}) when none is given to {@link #store}. */
     public Builder storeProperties(Properties props) {
       this.storeProperties = props;
       return this;
     }
 
     public PancakeConfig build() {
-      return new PancakeConfig(this);
+      return new PancakeConfig(this, settings());
     }
   }
 }

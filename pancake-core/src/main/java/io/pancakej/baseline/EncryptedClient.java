@@ -10,6 +10,8 @@ import java.util.Properties;
 import io.pancakej.IntegrityException;
 import io.pancakej.PancakeConfig;
 import io.pancakej.StateException;
+import io.pancakej.config.Limits;
+import io.pancakej.config.PropertyReader;
 import io.pancakej.crypto.Aead;
 import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.crypto.MasterKey;
@@ -41,10 +43,15 @@ public final class EncryptedClient extends PerKeyClient {
 
   /**
    * A client on {@code store} (which it takes ownership of), with keys derived from
-   * {@code masterKey}, values up to {@code valueSize} bytes and keys up to {@code keySize} bytes.
+   * {@code masterKey}, values up to {@code valueSize} bytes and keys up to {@code keySize} bytes
+   * (the bounds of {@link Limits}).
    */
   public EncryptedClient(KvStore store, MasterKey masterKey, int valueSize, int keySize) {
-    super(store, new Limits(valueSize, keySize));
+    this(store, masterKey, new Limits(keySize, valueSize, LIMITS_HINT));
+  }
+
+  private EncryptedClient(KvStore store, MasterKey masterKey, Limits limits) {
+    super(store, limits);
     Objects.requireNonNull(masterKey, "masterKey");
     this.labels = new Prf(masterKey.derive(KeyPurposes.ENCRYPTED_LABELS), LABEL_BYTES);
     this.aead = new Aead(masterKey.derive(KeyPurposes.ENCRYPTED_VALUES));
@@ -57,12 +64,10 @@ public final class EncryptedClient extends PerKeyClient {
    * file is a {@link StateException}; the store by name ({@link Stores#open}).
    */
   public static EncryptedClient open(Properties props) {
-    Limits limits = Limits.fromProperties(props);
-    Path stateDir = Path.of(props.getProperty(PancakeConfig.STATE_DIR_PROPERTY, DEFAULT_STATE_DIR).trim());
-    String keyFileProp = props.getProperty(PancakeConfig.KEY_FILE_PROPERTY);
-    Path keyFile = keyFileProp != null && !keyFileProp.isBlank()
-        ? Path.of(keyFileProp.trim()) : stateDir.resolve("master.key");
-    boolean create = Stores.booleanProperty(props, PancakeConfig.CREATE_PROPERTY, true);
+    Limits limits = Limits.fromProperties(props, LIMITS_HINT);
+    Path stateDir = PropertyReader.path(props, PancakeConfig.STATE_DIR_PROPERTY, Path.of(DEFAULT_STATE_DIR));
+    Path keyFile = PropertyReader.path(props, PancakeConfig.KEY_FILE_PROPERTY, stateDir.resolve("master.key"));
+    boolean create = PropertyReader.bool(props, PancakeConfig.CREATE_PROPERTY, true);
     MasterKey key;
     if (Files.exists(keyFile)) {
       key = MasterKey.load(keyFile);
@@ -73,8 +78,7 @@ public final class EncryptedClient extends PerKeyClient {
           + PancakeConfig.CREATE_PROPERTY + "=false: load the data first (bin/ycsb load encrypted ...)"
           + " with the same " + PancakeConfig.STATE_DIR_PROPERTY + " or " + PancakeConfig.KEY_FILE_PROPERTY);
     }
-    KvStore store = Stores.open(props);
-    return new EncryptedClient(store, key, limits.valueSize, limits.keySize);
+    return new EncryptedClient(Stores.open(props), key, limits);
   }
 
   /** The store label of {@code key}: PRF(prefix || key), deterministic. */
@@ -98,20 +102,20 @@ public final class EncryptedClient extends PerKeyClient {
   }
 
   private byte[] seal(byte[] label, byte[] value) {
-    byte[] padded = new byte[LENGTH_BYTES + limits.valueSize];
+    byte[] padded = new byte[LENGTH_BYTES + limits.valueSize()];
     ByteBuffer.wrap(padded).putInt(value.length).put(value);
     return aead.encrypt(padded, label);
   }
 
   private byte[] open(byte[] label, byte[] sealed) {
     byte[] padded = aead.decrypt(sealed, label);
-    if (padded.length != LENGTH_BYTES + limits.valueSize) {
+    if (padded.length != LENGTH_BYTES + limits.valueSize()) {
       throw new IntegrityException("sealed value has " + padded.length + " bytes, expected "
-          + (LENGTH_BYTES + limits.valueSize) + ": was the store written with another "
+          + (LENGTH_BYTES + limits.valueSize()) + ": was the store written with another "
           + PancakeConfig.VALUE_SIZE_PROPERTY + "?");
     }
     int length = ByteBuffer.wrap(padded).getInt();
-    if (length < 0 || length > limits.valueSize) {
+    if (length < 0 || length > limits.valueSize()) {
       throw new IntegrityException("sealed value has an impossible length field");
     }
     byte[] value = new byte[length];

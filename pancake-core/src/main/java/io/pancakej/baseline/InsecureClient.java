@@ -2,6 +2,7 @@ package io.pancakej.baseline;
 
 import java.util.Properties;
 
+import io.pancakej.config.Limits;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
 
@@ -18,21 +19,21 @@ public final class InsecureClient extends PerKeyClient {
 
   /** A client on {@code store} (which it takes ownership of) with the default size limits. */
   public InsecureClient(KvStore store) {
-    this(store, Limits.defaults());
+    this(store, Limits.DEFAULT_VALUE_SIZE, Limits.DEFAULT_KEY_SIZE);
   }
 
-  /** A client on {@code store} with the given maximum value and key sizes in bytes. */
+  /** A client on {@code store} with the given maximum value and key sizes in bytes (the bounds of {@link Limits}). */
   public InsecureClient(KvStore store, int valueSize, int keySize) {
-    this(store, new Limits(valueSize, keySize));
+    this(store, new Limits(keySize, valueSize, LIMITS_HINT));
   }
 
   private InsecureClient(KvStore store, Limits limits) {
     super(store, limits);
   }
 
-  /** Opens the store named in {@code props} ({@link Stores#open}) and reads the size limits. */
+  /** Reads the size limits, then opens the store named in {@code props} ({@link Stores#open}). */
   public static InsecureClient open(Properties props) {
-    Limits limits = Limits.fromProperties(props);
+    Limits limits = Limits.fromProperties(props, LIMITS_HINT);
     return new InsecureClient(Stores.open(props), limits);
   }
 

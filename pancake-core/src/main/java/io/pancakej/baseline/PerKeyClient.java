@@ -8,6 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 
 import io.pancakej.KvClient;
+import io.pancakej.config.Limits;
 import io.pancakej.store.KvStore;
 
 /**
@@ -21,6 +22,9 @@ abstract class PerKeyClient implements KvClient {
   final Limits limits;
   private final StripedLocks locks = new StripedLocks(256);
   private final AtomicBoolean open = new AtomicBoolean(true);
+
+  /** How a refused request ends: the baselines read their limits at every open. */
+  static final String LIMITS_HINT = "raise it in the configuration";
 
   PerKeyClient(KvStore store, Limits limits) {
     this.store = Objects.requireNonNull(store, "store");

@@ -62,7 +62,8 @@ final class ProxyOpener {
         // an existing key file is used; a new one is written only once the store proved empty
         key = Files.isRegularFile(config.keyFile()) ? MasterKey.load(config.keyFile()) : null;
       }
-      store = config.openStore();
+      store = config.store() != null ? config.store()
+          : Stores.open(config.storeProperties(), config.stateDir(), exists);
       if (!exists) {
         checkStoreIsNew(config, dir, key, store);
         if (key == null) {

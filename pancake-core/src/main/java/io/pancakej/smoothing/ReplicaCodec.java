@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 import io.pancakej.IntegrityException;
+import io.pancakej.config.Limits;
 
 /**
  * The fixed-size plaintext of one replica, before AES-GCM sealing:
@@ -24,11 +25,14 @@ final class ReplicaCodec {
   final int keySize;
   final int valueSize;
   final int plaintextSize;
+  /** What a request's key and value must fit in. */
+  final Limits limits;
 
   ReplicaCodec(int keySize, int valueSize) {
     this.keySize = keySize;
     this.valueSize = valueSize;
     this.plaintextSize = HEADER + keySize + 4 + valueSize;
+    this.limits = new Limits(keySize, valueSize, "fixed when the state is created");
   }
 
   byte[] encode(byte kind, int replicaSlot, int keySlot, byte[] key, byte[] value) {

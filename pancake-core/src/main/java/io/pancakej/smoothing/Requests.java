@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.UnaryOperator;
 
 import io.pancakej.PancakeException;
-import io.pancakej.ValueTooLargeException;
 
 /**
  * The request side of the {@link Proxy}: checks a request, takes its key slot, queues it for the
@@ -124,22 +123,11 @@ final class Requests {
   }
 
   private void checkKey(byte[] key) {
-    if (key == null || key.length == 0) {
-      throw new IllegalArgumentException("key must be non-empty");
-    }
-    if (key.length > proxy.codec.keySize) {
-      throw new ValueTooLargeException("key of " + key.length + " bytes exceeds pancake.key.size = " + proxy.codec.keySize);
-    }
+    proxy.codec.limits.checkKey(key);
   }
 
   void checkValue(byte[] value) {
-    if (value == null) {
-      throw new IllegalArgumentException("value must not be null");
-    }
-    if (value.length > proxy.codec.valueSize) {
-      throw new ValueTooLargeException("value of " + value.length + " bytes exceeds pancake.value.size = "
-          + proxy.codec.valueSize + "; raise pancake.value.size (fixed when the state is created)");
-    }
+    proxy.codec.limits.checkValue(value);
   }
 
   /**

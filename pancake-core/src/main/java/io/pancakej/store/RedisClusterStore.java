@@ -18,6 +18,7 @@ import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 
 import io.pancakej.ConfigException;
 import io.pancakej.StoreException;
+import io.pancakej.config.PropertyReader;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -102,7 +103,7 @@ public final class RedisClusterStore implements KvStore {
       seeds.add(new HostAndPort(s.substring(0, colon), port));
     }
     String password = props.getProperty(Stores.REDIS_PASSWORD_PROPERTY);
-    int timeout = Stores.intProperty(props, Stores.REDIS_TIMEOUT_PROPERTY, RedisStore.DEFAULT_TIMEOUT_MS);
+    int timeout = PropertyReader.intValue(props, Stores.REDIS_TIMEOUT_PROPERTY, RedisStore.DEFAULT_TIMEOUT_MS);
     try {
       return new RedisClusterStore(seeds, password == null || password.isEmpty() ? null : password, timeout);
     } catch (JedisException e) {

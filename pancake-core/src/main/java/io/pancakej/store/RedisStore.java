@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.pancakej.ConfigException;
 import io.pancakej.StoreException;
+import io.pancakej.config.PropertyReader;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPoolConfig;
@@ -52,11 +53,12 @@ public final class RedisStore implements KvStore {
 
   /** Opens from {@code redis.host}, {@code redis.port}, {@code redis.password}, {@code redis.db}, {@code redis.timeout}. */
   public static RedisStore open(Properties props) {
-    String host = props.getProperty(Stores.REDIS_HOST_PROPERTY, DEFAULT_HOST).trim();
-    int port = Stores.portProperty(props, Stores.REDIS_PORT_PROPERTY, DEFAULT_PORT);
+    String host = PropertyReader.string(props, Stores.REDIS_HOST_PROPERTY, DEFAULT_HOST);
+    // a port out of range would otherwise surface later as a connection error that says nothing about the configuration
+    int port = PropertyReader.intValue(props, Stores.REDIS_PORT_PROPERTY, DEFAULT_PORT, Stores.MIN_PORT, Stores.MAX_PORT);
     String password = props.getProperty(Stores.REDIS_PASSWORD_PROPERTY);
-    int db = Stores.intProperty(props, Stores.REDIS_DB_PROPERTY, DEFAULT_DB);
-    int timeout = Stores.intProperty(props, Stores.REDIS_TIMEOUT_PROPERTY, DEFAULT_TIMEOUT_MS);
+    int db = PropertyReader.intValue(props, Stores.REDIS_DB_PROPERTY, DEFAULT_DB);
+    int timeout = PropertyReader.intValue(props, Stores.REDIS_TIMEOUT_PROPERTY, DEFAULT_TIMEOUT_MS);
     RedisStore store = new RedisStore(host, port, password == null || password.isEmpty() ? null : password, db, timeout);
     try (Jedis j = store.pool.getResource()) {
       j.ping();

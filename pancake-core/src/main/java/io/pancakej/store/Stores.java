@@ -8,9 +8,11 @@ import java.util.Properties;
 
 import io.pancakej.ConfigException;
 import io.pancakej.StateException;
+import io.pancakej.config.PropertyReader;
 
 /**
- * Opens a {@link KvStore} by name from properties. Property names follow YCSB's stock bindings
+ * The store factory: opens a {@link KvStore} by name from properties, for every scheme (the
+ * clients call it; a configuration only names the store). Property names follow YCSB's stock bindings
  * where one exists ({@code redis.host}, {@code rocksdb.dir}); the project's own start with
  * {@code pancake.}.
  */
@@ -49,33 +51,28 @@ public final class Stores {
    */
   public static KvStore open(Properties props) {
     KvStore store = openRaw(props);
-    String trace = props.getProperty(TRACE_FILE_PROPERTY);
-    if (trace != null && !trace.isBlank()) {
-      store = new TracingStore(store, Path.of(trace.trim()));
+    Path trace = PropertyReader.path(props, TRACE_FILE_PROPERTY, null);
+    if (trace != null) {
+      store = new TracingStore(store, trace);
     }
-    String stats = props.getProperty(STATS_FILE_PROPERTY);
-    if (stats != null && !stats.isBlank()) {
-      store = new StatsFileStore(store, Path.of(stats.trim()));
+    Path stats = PropertyReader.path(props, STATS_FILE_PROPERTY, null);
+    if (stats != null) {
+      store = new StatsFileStore(store, stats);
     }
     return store;
   }
 
-  /** The backend {@value #STORE_PROPERTY} names, normalized (not checked). */
-  private static String storeName(Properties props) {
-    return props.getProperty(STORE_PROPERTY, DEFAULT_STORE).trim().toLowerCase(Locale.ROOT);
-  }
-
   /**
-   * Refuses, at open, to reopen a state that an earlier process left in {@code stateDir} over the
-   * {@code memory} store the properties select. That store is new and empty in every process (its
-   * data lives in this JVM only) while a state directory outlives the process, so the second run
-   * of a program would find its state but not its data. Schemes with a state directory call this
-   * before they open the store from properties.
+   * Opens the store for a scheme whose state lives in {@code stateDir}, as {@link #open(Properties)}
+   * does, after refusing a {@code memory} store under a state an earlier process left there: that
+   * store is new and empty in every process (its data lives in this JVM only) while a state
+   * directory outlives the process, so the second run of a program would find its state but not
+   * its data.
    *
    * @param stateExists whether {@code stateDir} holds a saved state (as the scheme defines one)
    * @throws StateException if the store is {@code memory} and the state exists
    */
-  public static void checkStoreOutlivesState(Properties props, Path stateDir, boolean stateExists) {
+  public static KvStore open(Properties props, Path stateDir, boolean stateExists) {
     if (stateExists && "memory".equals(storeName(props))) {
       throw new StateException(STORE_PROPERTY + "=memory keeps its data in this process only (it is for tests and"
           + " single-process runs), but state directory " + stateDir.toAbsolutePath() + " already holds a state"
@@ -84,6 +81,12 @@ public final class Stores {
           + " the default, or redis), or give each run a new state directory (delete " + stateDir.toAbsolutePath()
           + " to start over)");
     }
+    return open(props);
+  }
+
+  /** The backend {@value #STORE_PROPERTY} names, normalized (not checked). */
+  private static String storeName(Properties props) {
+    return props.getProperty(STORE_PROPERTY, DEFAULT_STORE).trim().toLowerCase(Locale.ROOT);
   }
 
   private static KvStore openRaw(Properties props) {
@@ -91,12 +94,13 @@ public final class Stores {
     switch (name) {
       case "rocksdb":
         requireLibrary(name, "org.rocksdb.RocksDB", "org.rocksdb:rocksdbjni");
-        return RocksDbStore.open(Path.of(props.getProperty(ROCKSDB_DIR_PROPERTY, DEFAULT_ROCKSDB_DIR).trim()),
+        return RocksDbStore.open(PropertyReader.path(props, ROCKSDB_DIR_PROPERTY, Path.of(DEFAULT_ROCKSDB_DIR)),
             new RocksDbStore.Tuning(
-                intProperty(props, RocksDbStore.CACHE_MB_PROPERTY, RocksDbStore.DEFAULT_CACHE_MB),
-                intProperty(props, RocksDbStore.MEMTABLE_MB_PROPERTY, RocksDbStore.DEFAULT_MEMTABLE_MB),
-                booleanProperty(props, RocksDbStore.IN_PLACE_PROPERTY, true),
-                intProperty(props, RocksDbStore.FLUSH_AFTER_MB_PROPERTY, RocksDbStore.DEFAULT_FLUSH_AFTER_MB)));
+                PropertyReader.intValue(props, RocksDbStore.CACHE_MB_PROPERTY, RocksDbStore.DEFAULT_CACHE_MB),
+                PropertyReader.intValue(props, RocksDbStore.MEMTABLE_MB_PROPERTY, RocksDbStore.DEFAULT_MEMTABLE_MB),
+                PropertyReader.bool(props, RocksDbStore.IN_PLACE_PROPERTY, true),
+                PropertyReader.intValue(props, RocksDbStore.FLUSH_AFTER_MB_PROPERTY,
+                    RocksDbStore.DEFAULT_FLUSH_AFTER_MB)));
       case "redis":
         requireLibrary(name, "redis.clients.jedis.Jedis", "redis.clients:jedis");
         return RedisStore.open(props);
@@ -171,65 +175,9 @@ public final class Stores {
     }
   }
 
-  /** Reads an integer property, failing with a message that names it. */
-  public static int intProperty(Properties props, String name, int defaultValue) {
-    String v = props.getProperty(name);
-    if (v == null || v.isBlank()) {
-      return defaultValue;
-    }
-    try {
-      return Integer.parseInt(v.trim());
-    } catch (NumberFormatException e) {
-      throw new ConfigException("property " + name + " must be an integer, got '" + v + "'", e);
-    }
-  }
-
   /** The valid range of a TCP port, as in {@code redis.port} and {@code redis.cluster.nodes}. */
   public static final int MIN_PORT = 1;
   public static final int MAX_PORT = 65535;
-
-  /**
-   * Reads a TCP port property ({@value #MIN_PORT}..{@value #MAX_PORT}), failing with a message
-   * that names it: an out-of-range port would otherwise surface later as a connection error that
-   * says nothing about the configuration.
-   */
-  public static int portProperty(Properties props, String name, int defaultValue) {
-    int port = intProperty(props, name, defaultValue);
-    if (port < MIN_PORT || port > MAX_PORT) {
-      throw new ConfigException("property " + name + " must be a TCP port in " + MIN_PORT + ".." + MAX_PORT
-          + ", got '" + props.getProperty(name).trim() + "'");
-    }
-    return port;
-  }
-
-  /** Reads a {@code true}/{@code false} property, failing with a message that names it. */
-  public static boolean booleanProperty(Properties props, String name, boolean defaultValue) {
-    String v = props.getProperty(name);
-    if (v == null || v.isBlank()) {
-      return defaultValue;
-    }
-    switch (v.trim().toLowerCase(Locale.ROOT)) {
-      case "true":
-        return true;
-      case "false":
-        return false;
-      default:
-        throw new ConfigException("property " + name + " must be true or false, got '" + v + "'");
-    }
-  }
-
-  /** Reads a numeric property, failing with a message that names it. */
-  public static double doubleProperty(Properties props, String name, double defaultValue) {
-    String v = props.getProperty(name);
-    if (v == null || v.isBlank()) {
-      return defaultValue;
-    }
-    try {
-      return Double.parseDouble(v.trim());
-    } catch (NumberFormatException e) {
-      throw new ConfigException("property " + name + " must be a number, got '" + v + "'", e);
-    }
-  }
 
   static void checkSameSize(List<byte[]> keys, List<byte[]> values) {
     if (keys.size() != values.size()) {

@@ -18,7 +18,9 @@ import io.pancakej.KvClient;
 import io.pancakej.PancakeConfig;
 import io.pancakej.StateException;
 import io.pancakej.StoreException;
-import io.pancakej.ValueTooLargeException;
+import io.pancakej.config.Limits;
+import io.pancakej.config.PropertyReader;
+import io.pancakej.config.SchemeBuilder;
 import io.pancakej.crypto.Aead;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.store.KvStore;
@@ -61,14 +63,16 @@ public final class DetWoOramClient implements KvClient {
   public static final String CAPACITY_PROPERTY = PancakeConfig.CAPACITY_PROPERTY;
   /** Number of holding slots M; default N. */
   public static final String HOLDING_PROPERTY = "pancake.detworam.holding";
-  public static final String VALUE_SIZE_PROPERTY = PancakeConfig.VALUE_SIZE_PROPERTY;
-  public static final int DEFAULT_VALUE_SIZE = PancakeConfig.DEFAULT_VALUE_SIZE;
-  public static final String KEY_SIZE_PROPERTY = PancakeConfig.KEY_SIZE_PROPERTY;
-  public static final int DEFAULT_KEY_SIZE = PancakeConfig.DEFAULT_KEY_SIZE;
+  public static final String VALUE_SIZE_PROPERTY = Limits.VALUE_SIZE_PROPERTY;
+  public static final int DEFAULT_VALUE_SIZE = Limits.DEFAULT_VALUE_SIZE;
+  public static final String KEY_SIZE_PROPERTY = Limits.KEY_SIZE_PROPERTY;
+  public static final int DEFAULT_KEY_SIZE = Limits.DEFAULT_KEY_SIZE;
   /** Master key file; defaults to {@code master.key} in the state directory. */
   public static final String KEY_FILE_PROPERTY = PancakeConfig.KEY_FILE_PROPERTY;
   /** Largest N and M. */
   public static final int MAX_CAPACITY = 1 << 28;
+  /** Ends the message of a refused key or value. */
+  private static final String LIMITS_HINT = "fixed when the DetWoORAM was loaded";
 
   private static final System.Logger LOG = System.getLogger(DetWoOramClient.class.getName());
 
@@ -81,24 +85,23 @@ public final class DetWoOramClient implements KvClient {
   private final Schedule schedule;
   private final PositionMap map;
   private final Engine engine;
-  private final int keySize;
-  private final int valueSize;
+  private final Limits limits;
   private final long checkpointEvery;
   private long reads;
   private long savedAt;
 
-  private DetWoOramClient(Builder b, KvStore store) {
-    this.store = store;
+  private DetWoOramClient(Builder b, SchemeBuilder.Settings settings) {
+    this.store = settings.store();
     this.storeName = store.describe();
-    this.stateDir = b.stateDir;
-    Path stateFile = StateFile.file(b.stateDir);
+    this.stateDir = settings.stateDir();
+    Path stateFile = StateFile.file(stateDir);
     boolean exists = Files.exists(stateFile);
     if (!exists) {
-      checkCanCreate(b, store); // before a key file is created
+      checkCanCreate(settings); // before a key file is created
     }
     MasterKey master = b.masterKey;
     if (master == null) {
-      Path keyFile = b.keyFile != null ? b.keyFile : b.stateDir.resolve("master.key");
+      Path keyFile = settings.keyFile();
       if (exists && !Files.exists(keyFile)) {
         throw new StateException("DetWoORAM state " + stateFile + " exists but its master key file "
             + keyFile + " is missing");
@@ -109,24 +112,23 @@ public final class DetWoOramClient implements KvClient {
     Labels labels = new Labels(master.derive(Labels.PURPOSE));
     this.stateAead = new Aead(master.derive(StateFile.KEY_PURPOSE));
     if (exists) {
-      StateFile.Snapshot s = StateFile.read(b.stateDir, stateAead);
+      StateFile.Snapshot s = StateFile.read(stateDir, stateAead);
       if (!s.store().equals(storeName)) {
-        throw new StateException("DetWoORAM state in " + b.stateDir + " belongs to store '" + s.store()
+        throw new StateException("DetWoORAM state in " + stateDir + " belongs to store '" + s.store()
             + "' but this client opened store '" + storeName + "'; point " + STATE_DIR_PROPERTY
             + " at this store's state, or load this store into a fresh state directory");
       }
-      checkSame(VALUE_SIZE_PROPERTY, b.valueSize, s.valueSize());
-      checkSame(KEY_SIZE_PROPERTY, b.keySize, s.keySize());
-      checkSame(CAPACITY_PROPERTY, b.capacityExplicit ? b.capacity : null, s.map().capacity);
+      checkSame(VALUE_SIZE_PROPERTY, settings.valueSize(), s.valueSize());
+      checkSame(KEY_SIZE_PROPERTY, settings.keySize(), s.keySize());
+      checkSame(CAPACITY_PROPERTY, settings.explicitCapacity(), s.map().capacity);
       checkSame(HOLDING_PROPERTY, b.holding, s.holdingSlots());
-      this.keySize = s.keySize();
-      this.valueSize = s.valueSize();
+      this.limits = new Limits(s.keySize(), s.valueSize(), LIMITS_HINT);
       this.map = s.map();
       this.schedule = new Schedule(map.capacity, s.holdingSlots());
       this.reads = s.reads();
       this.savedAt = s.steps();
-      this.engine = new Engine(store, schedule, labels, new BlockCodec(blockAead, keySize, valueSize), map,
-          s.steps(), s.pendingLabels(), s.pendingValues());
+      this.engine = new Engine(store, schedule, labels, codec(blockAead), map, s.steps(), s.pendingLabels(),
+          s.pendingValues());
       this.checkpointEvery = Math.max(1, schedule.holdingSlots / 2);
       engine.flushPending();
       long replayed = engine.replay(stateDir);
@@ -136,17 +138,21 @@ public final class DetWoOramClient implements KvClient {
         saveState();
       }
     } else {
-      this.keySize = b.keySize != null ? b.keySize : DEFAULT_KEY_SIZE;
-      this.valueSize = b.valueSize != null ? b.valueSize : DEFAULT_VALUE_SIZE;
-      int holding = b.holding != null ? b.holding : b.capacity;
-      this.schedule = new Schedule(b.capacity, holding);
-      this.map = new PositionMap(b.capacity, holding);
-      this.engine = new Engine(store, schedule, labels, new BlockCodec(blockAead, keySize, valueSize), map, 0,
-          List.of(), List.of());
+      this.limits = new Limits(settings.keySizeOr(DEFAULT_KEY_SIZE), settings.valueSizeOr(DEFAULT_VALUE_SIZE),
+          LIMITS_HINT);
+      int capacity = settings.newStateCapacity();
+      int holding = b.holding != null ? b.holding : capacity;
+      this.schedule = new Schedule(capacity, holding);
+      this.map = new PositionMap(capacity, holding);
+      this.engine = new Engine(store, schedule, labels, codec(blockAead), map, 0, List.of(), List.of());
       this.checkpointEvery = Math.max(1, holding / 2);
       engine.initialize();
       saveState();
     }
+  }
+
+  private BlockCodec codec(Aead blockAead) {
+    return new BlockCodec(blockAead, limits.keySize(), limits.valueSize());
   }
 
   /**
@@ -154,21 +160,19 @@ public final class DetWoOramClient implements KvClient {
    * whatever the store holds, which may be the data of a state whose state file was lost, or
    * another proxy's (one proxy per store). Such a store is refused, never overwritten.
    */
-  private static void checkCanCreate(Builder b, KvStore store) {
-    if (!b.createIfMissing) {
-      throw new StateException("no DetWoORAM state in " + b.stateDir + " (" + CREATE_PROPERTY
+  private static void checkCanCreate(SchemeBuilder.Settings settings) {
+    if (!settings.createIfMissing()) {
+      throw new StateException("no DetWoORAM state in " + settings.stateDir() + " (" + CREATE_PROPERTY
           + "=false): run the load phase first, or point " + STATE_DIR_PROPERTY + " at its state");
     }
-    if (b.capacity == null) {
-      throw new ConfigException("a new DetWoORAM needs a capacity: set " + CAPACITY_PROPERTY
-          + " (or YCSB's recordcount)");
-    }
+    settings.newStateCapacity();
+    KvStore store = settings.store();
     if (!store.isEmpty()) {
       String desc = store.describe();
       String count = store.storage().filter(s -> s.entries() > 0)
           .map(s -> ", it holds " + (desc.startsWith("rocksdb:") ? "about " : "") + s.entries() + " entries")
           .orElse("");
-      Path dir = b.stateDir.toAbsolutePath().normalize();
+      Path dir = settings.stateDir().toAbsolutePath().normalize();
       throw new StateException("cannot create a DetWoORAM state in " + dir + " over store " + desc
           + ": the store is not empty" + count + ". Nothing was written. A new DetWoORAM needs an empty store: one"
           + " proxy per store. To go on, either restore the state directory that belongs to this store ("
@@ -196,33 +200,7 @@ public final class DetWoOramClient implements KvClient {
    * {@value #KEY_FILE_PROPERTY}; the store comes from {@link Stores#open(Properties)}.
    */
   public static DetWoOramClient open(Properties props) {
-    Builder b = builder();
-    b.stateDir(Path.of(props.getProperty(STATE_DIR_PROPERTY, DEFAULT_STATE_DIR).trim()));
-    b.createIfMissing(Stores.booleanProperty(props, CREATE_PROPERTY, true));
-    String cap = props.getProperty(CAPACITY_PROPERTY);
-    if (cap != null && !cap.isBlank()) {
-      b.capacity(Stores.intProperty(props, CAPACITY_PROPERTY, 0));
-    } else if (props.getProperty(PancakeConfig.YCSB_RECORD_COUNT) != null) {
-      long n = (long) Stores.intProperty(props, PancakeConfig.YCSB_RECORD_COUNT, 0)
-          + Stores.intProperty(props, PancakeConfig.YCSB_INSERT_COUNT, 0);
-      b.capacity((int) Math.min(MAX_CAPACITY, Math.max(1, n)));
-      b.capacityExplicit = false; // sizes a new store only; a loaded state keeps its own
-    }
-    String holding = props.getProperty(HOLDING_PROPERTY);
-    if (holding != null && !holding.isBlank()) {
-      b.holding(Stores.intProperty(props, HOLDING_PROPERTY, 0));
-    }
-    if (props.getProperty(VALUE_SIZE_PROPERTY) != null) {
-      b.valueSize(Stores.intProperty(props, VALUE_SIZE_PROPERTY, DEFAULT_VALUE_SIZE));
-    }
-    if (props.getProperty(KEY_SIZE_PROPERTY) != null) {
-      b.keySize(Stores.intProperty(props, KEY_SIZE_PROPERTY, DEFAULT_KEY_SIZE));
-    }
-    String keyFile = props.getProperty(KEY_FILE_PROPERTY);
-    if (keyFile != null && !keyFile.isBlank()) {
-      b.keyFile(Path.of(keyFile.trim()));
-    }
-    return b.store(Stores.open(props)).build();
+    return Builder.fromProperties(props).build();
   }
 
   // ---------------------------------------------------------------- operations
@@ -313,23 +291,11 @@ public final class DetWoOramClient implements KvClient {
   }
 
   private void checkKey(byte[] key) {
-    if (key == null || key.length == 0) {
-      throw new IllegalArgumentException("key must be non-empty");
-    }
-    if (key.length > keySize) {
-      throw new ValueTooLargeException("key of " + key.length + " bytes exceeds " + KEY_SIZE_PROPERTY
-          + "=" + keySize + " (fixed when the DetWoORAM was loaded)");
-    }
+    limits.checkKey(key);
   }
 
   private void checkValue(byte[] value) {
-    if (value == null) {
-      throw new IllegalArgumentException("value must not be null");
-    }
-    if (value.length > valueSize) {
-      throw new ValueTooLargeException("value of " + value.length + " bytes exceeds " + VALUE_SIZE_PROPERTY
-          + "=" + valueSize + " (fixed when the DetWoORAM was loaded)");
-    }
+    limits.checkValue(value);
   }
 
   /** Under the lock: the client is open and the store has every write the position map knows. */
@@ -400,7 +366,7 @@ public final class DetWoOramClient implements KvClient {
   }
 
   private void saveState() {
-    StateFile.write(stateDir, stateAead, new StateFile.Snapshot(schedule.holdingSlots, valueSize, keySize,
+    StateFile.write(stateDir, stateAead, new StateFile.Snapshot(schedule.holdingSlots, limits.valueSize(), limits.keySize(),
         storeName, engine.steps(), reads, map, engine.pendingLabels(), engine.pendingValues()));
     savedAt = engine.steps();
   }
@@ -433,45 +399,17 @@ public final class DetWoOramClient implements KvClient {
         + ", k=" + schedule.refreshesPerWrite + "]";
   }
 
-  /** Builder with fail-fast checks; {@link #build()} opens the client, which then owns the store. */
-  public static final class Builder {
-    private KvStore store;
-    private Path stateDir = Path.of(DEFAULT_STATE_DIR);
-    private boolean createIfMissing = true;
-    private Integer capacity;
-    private boolean capacityExplicit;
+  /**
+   * Builder with fail-fast checks; {@link #build()} opens the client, which then owns the store.
+   * The settings every scheme shares (state directory, capacity up to 2^28, key and value sizes,
+   * key file, store) are inherited from {@link SchemeBuilder}.
+   */
+  public static final class Builder extends SchemeBuilder<Builder> {
     private Integer holding;
-    private Integer valueSize;
-    private Integer keySize;
-    private Path keyFile;
     private MasterKey masterKey;
 
-    private Builder() {}
-
-    /** The store to use; the client takes ownership and closes it (also when opening fails). */
-    public Builder store(KvStore store) {
-      this.store = Objects.requireNonNull(store, "store");
-      return this;
-    }
-
-    public Builder stateDir(Path dir) {
-      this.stateDir = Objects.requireNonNull(dir, STATE_DIR_PROPERTY);
-      return this;
-    }
-
-    public Builder createIfMissing(boolean create) {
-      this.createIfMissing = create;
-      return this;
-    }
-
-    /** Logical blocks N for a new store (an existing state keeps its own; a different value is refused). */
-    public Builder capacity(int n) {
-      if (n < 1 || n > MAX_CAPACITY) {
-        throw new ConfigException(CAPACITY_PROPERTY + " must be between 1 and 2^28, got " + n);
-      }
-      this.capacity = n;
-      this.capacityExplicit = true;
-      return this;
+    private Builder() {
+      super("DetWoORAM", DEFAULT_STATE_DIR, Integer.numberOfTrailingZeros(MAX_CAPACITY));
     }
 
     /** Holding slots M for a new store; default N. Each write refreshes ceil(N/M) main blocks. */
@@ -483,49 +421,30 @@ public final class DetWoOramClient implements KvClient {
       return this;
     }
 
-    public Builder valueSize(int bytes) {
-      if (bytes < 1 || bytes > (16 << 20)) {
-        throw new ConfigException(VALUE_SIZE_PROPERTY + " must be between 1 and 16 MiB, got " + bytes);
-      }
-      this.valueSize = bytes;
-      return this;
-    }
-
-    public Builder keySize(int bytes) {
-      if (bytes < 1 || bytes > 65535) {
-        throw new ConfigException(KEY_SIZE_PROPERTY + " must be between 1 and 65535, got " + bytes);
-      }
-      this.keySize = bytes;
-      return this;
-    }
-
-    /** Master key file (created if missing); default {@code master.key} in the state directory. */
-    public Builder keyFile(Path file) {
-      this.keyFile = Objects.requireNonNull(file, KEY_FILE_PROPERTY);
-      return this;
-    }
-
     /** Use this master key instead of a key file. */
     public Builder masterKey(MasterKey key) {
       this.masterKey = Objects.requireNonNull(key, "masterKey");
       return this;
     }
 
+    /** The shared properties, then {@value #HOLDING_PROPERTY}. */
+    @Override
+    protected Builder readProperties(Properties props) {
+      super.readProperties(props);
+      if (PropertyReader.isSet(props, HOLDING_PROPERTY)) {
+        holding(PropertyReader.intValue(props, HOLDING_PROPERTY, 0));
+      }
+      return this;
+    }
+
+    /** What the properties say, on the store they name. */
+    static Builder fromProperties(Properties props) {
+      return builder().readProperties(props).store(Stores.open(props));
+    }
+
     /** Opens the state (or initializes a new store) and returns the client. */
     public DetWoOramClient build() {
-      if (store == null) {
-        throw new ConfigException("a DetWoORAM client needs a store: call store(...) or use open(Properties)");
-      }
-      try {
-        return new DetWoOramClient(this, store);
-      } catch (RuntimeException e) {
-        try {
-          store.close();
-        } catch (RuntimeException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-        throw e;
-      }
+      return open(settings -> new DetWoOramClient(this, settings));
     }
   }
 }

@@ -22,7 +22,9 @@ import io.pancakej.IntegrityException;
 import io.pancakej.KvClient;
 import io.pancakej.PancakeConfig;
 import io.pancakej.StateException;
-import io.pancakej.ValueTooLargeException;
+import io.pancakej.config.Limits;
+import io.pancakej.config.PropertyReader;
+import io.pancakej.config.SchemeBuilder;
 import io.pancakej.crypto.Aead;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.store.KvStore;
@@ -60,10 +62,10 @@ public final class PathOramClient implements KvClient {
   public static final String CREATE_PROPERTY = PancakeConfig.CREATE_PROPERTY;
   /** Number of blocks N; defaults to YCSB's recordcount + insertcount. */
   public static final String CAPACITY_PROPERTY = PancakeConfig.CAPACITY_PROPERTY;
-  public static final String VALUE_SIZE_PROPERTY = PancakeConfig.VALUE_SIZE_PROPERTY;
-  public static final int DEFAULT_VALUE_SIZE = PancakeConfig.DEFAULT_VALUE_SIZE;
-  public static final String KEY_SIZE_PROPERTY = PancakeConfig.KEY_SIZE_PROPERTY;
-  public static final int DEFAULT_KEY_SIZE = PancakeConfig.DEFAULT_KEY_SIZE;
+  public static final String VALUE_SIZE_PROPERTY = Limits.VALUE_SIZE_PROPERTY;
+  public static final int DEFAULT_VALUE_SIZE = Limits.DEFAULT_VALUE_SIZE;
+  public static final String KEY_SIZE_PROPERTY = Limits.KEY_SIZE_PROPERTY;
+  public static final int DEFAULT_KEY_SIZE = Limits.DEFAULT_KEY_SIZE;
   /** Master key file; defaults to {@code master.key} in the state directory. */
   public static final String KEY_FILE_PROPERTY = PancakeConfig.KEY_FILE_PROPERTY;
   /** Most blocks the stash may hold after an access's eviction. */
@@ -72,6 +74,8 @@ public final class PathOramClient implements KvClient {
   /** Seed for leaf choices: tests and reproducible experiments only (insecure). */
   public static final String SEED_PROPERTY = PancakeConfig.SEED_PROPERTY;
 
+  /** Ends the message of a refused key or value. */
+  private static final String LIMITS_HINT = "fixed when the tree was loaded";
   /** Buckets per multi-put while initializing the tree. */
   private static final int INIT_CHUNK = 512;
   /** Progress of long work (initializing a big tree) at INFO; the library prints nothing itself. */
@@ -87,26 +91,25 @@ public final class PathOramClient implements KvClient {
   private final BucketCodec codec;
   private final BlockTable table;
   private final Random random;
-  private final int keySize;
-  private final int valueSize;
+  private final Limits limits;
   private final int stashMax;
   private long accesses;
   private int maxStash;
 
-  private PathOramClient(Builder b, KvStore store) {
-    this.store = store;
+  private PathOramClient(Builder b, SchemeBuilder.Settings settings) {
+    this.store = settings.store();
     this.storeName = store.describe();
-    this.stateDir = b.stateDir;
+    this.stateDir = settings.stateDir();
     this.random = b.seed == null ? new SecureRandom() : new Random(b.seed);
     this.stashMax = b.stashMax;
-    Path stateFile = StateFile.file(b.stateDir);
+    Path stateFile = StateFile.file(stateDir);
     boolean exists = Files.exists(stateFile);
     if (!exists) {
-      checkCanCreate(b, store); // before a key file is created
+      checkCanCreate(settings); // before a key file is created
     }
     MasterKey master = b.masterKey;
     if (master == null) {
-      Path keyFile = b.keyFile != null ? b.keyFile : b.stateDir.resolve("master.key");
+      Path keyFile = settings.keyFile();
       if (exists && !Files.exists(keyFile)) {
         throw new StateException("Path ORAM state " + stateFile + " exists but its master key file "
             + keyFile + " is missing");
@@ -116,27 +119,28 @@ public final class PathOramClient implements KvClient {
     Aead blockAead = new Aead(master.derive("pancake-j pathoram buckets v1"));
     this.stateAead = new Aead(master.derive(StateFile.KEY_PURPOSE));
     if (exists) {
-      StateFile.Snapshot s = StateFile.read(b.stateDir, stateAead);
+      StateFile.Snapshot s = StateFile.read(stateDir, stateAead);
       if (!s.store().equals(storeName)) {
-        throw new StateException("Path ORAM state in " + b.stateDir + " belongs to store '" + s.store()
+        throw new StateException("Path ORAM state in " + stateDir + " belongs to store '" + s.store()
             + "' but this client opened store '" + storeName + "'; point " + STATE_DIR_PROPERTY
             + " at this store's state, or load this store into a fresh state directory");
       }
-      checkSame(VALUE_SIZE_PROPERTY, b.valueSize, s.valueSize());
-      checkSame(KEY_SIZE_PROPERTY, b.keySize, s.keySize());
+      checkSame(VALUE_SIZE_PROPERTY, settings.valueSize(), s.valueSize());
+      checkSame(KEY_SIZE_PROPERTY, settings.keySize(), s.keySize());
       this.tree = new TreeLayout(s.height());
-      this.keySize = s.keySize();
-      this.valueSize = s.valueSize();
+      this.limits = new Limits(s.keySize(), s.valueSize(), LIMITS_HINT);
       this.table = s.table();
       this.accesses = s.accesses();
       this.maxStash = s.maxStash();
-      this.codec = new BucketCodec(blockAead, keySize, valueSize);
     } else {
-      this.tree = b.treeHeight != null ? new TreeLayout(b.treeHeight) : TreeLayout.forCapacity(b.capacity);
-      this.keySize = b.keySize != null ? b.keySize : DEFAULT_KEY_SIZE;
-      this.valueSize = b.valueSize != null ? b.valueSize : DEFAULT_VALUE_SIZE;
-      this.table = new BlockTable(b.capacity);
-      this.codec = new BucketCodec(blockAead, keySize, valueSize);
+      int capacity = settings.newStateCapacity();
+      this.tree = b.treeHeight != null ? new TreeLayout(b.treeHeight) : TreeLayout.forCapacity(capacity);
+      this.limits = new Limits(settings.keySizeOr(DEFAULT_KEY_SIZE), settings.valueSizeOr(DEFAULT_VALUE_SIZE),
+          LIMITS_HINT);
+      this.table = new BlockTable(capacity);
+    }
+    this.codec = new BucketCodec(blockAead, limits.keySize(), limits.valueSize());
+    if (!exists) {
       initializeTree();
       saveState();
     }
@@ -147,24 +151,18 @@ public final class PathOramClient implements KvClient {
    * whatever the store holds, which may be the tree of a state whose state file was lost, or
    * another proxy's data (one proxy per store). Such a store is refused, never overwritten.
    */
-  private static void checkCanCreate(Builder b, KvStore store) {
-    if (!b.createIfMissing) {
-      throw new StateException("no Path ORAM state in " + b.stateDir + " (" + CREATE_PROPERTY
+  private static void checkCanCreate(SchemeBuilder.Settings settings) {
+    if (!settings.createIfMissing()) {
+      throw new StateException("no Path ORAM state in " + settings.stateDir() + " (" + CREATE_PROPERTY
           + "=false): run the load phase first, or point " + STATE_DIR_PROPERTY + " at its state");
     }
-    if (b.capacity == null) {
-      throw new ConfigException("a new Path ORAM needs a capacity: set " + CAPACITY_PROPERTY
-          + " (or YCSB's recordcount)");
-    }
-    if (b.capacity > (1 << TreeLayout.MAX_HEIGHT)) {
-      throw new ConfigException(CAPACITY_PROPERTY + " must be at most 2^" + TreeLayout.MAX_HEIGHT
-          + " for Path ORAM, got " + b.capacity);
-    }
+    settings.newStateCapacity();
+    KvStore store = settings.store();
     if (!store.isEmpty()) {
       String desc = store.describe();
       String count = store.storage().filter(s -> s.entries() > 0)
           .map(s -> ", it holds " + (desc.startsWith("rocksdb:") ? "about " : "") + s.entries() + " entries").orElse("");
-      Path dir = b.stateDir.toAbsolutePath().normalize();
+      Path dir = settings.stateDir().toAbsolutePath().normalize();
       throw new StateException("cannot create a Path ORAM state in " + dir + " over store " + desc
           + ": the store is not empty" + count + ". Nothing was written. A new tree needs an empty store: one"
           + " proxy per store. To go on, either restore the state directory that belongs to this store ("
@@ -219,38 +217,7 @@ public final class PathOramClient implements KvClient {
    * {@link Stores#open(Properties)}.
    */
   public static PathOramClient open(Properties props) {
-    Builder b = builder();
-    b.stateDir(Path.of(props.getProperty(STATE_DIR_PROPERTY, DEFAULT_STATE_DIR).trim()));
-    b.createIfMissing(Stores.booleanProperty(props, CREATE_PROPERTY, true));
-    String cap = props.getProperty(CAPACITY_PROPERTY);
-    if (cap != null && !cap.isBlank()) {
-      b.capacity(Stores.intProperty(props, CAPACITY_PROPERTY, 0));
-    } else if (props.getProperty(PancakeConfig.YCSB_RECORD_COUNT) != null) {
-      long n = (long) Stores.intProperty(props, PancakeConfig.YCSB_RECORD_COUNT, 0)
-          + Stores.intProperty(props, PancakeConfig.YCSB_INSERT_COUNT, 0);
-      b.capacity((int) Math.min(Integer.MAX_VALUE, Math.max(1, n)));
-    }
-    if (props.getProperty(VALUE_SIZE_PROPERTY) != null) {
-      b.valueSize(Stores.intProperty(props, VALUE_SIZE_PROPERTY, DEFAULT_VALUE_SIZE));
-    }
-    if (props.getProperty(KEY_SIZE_PROPERTY) != null) {
-      b.keySize(Stores.intProperty(props, KEY_SIZE_PROPERTY, DEFAULT_KEY_SIZE));
-    }
-    String keyFile = props.getProperty(KEY_FILE_PROPERTY);
-    if (keyFile != null && !keyFile.isBlank()) {
-      b.keyFile(Path.of(keyFile.trim()));
-    }
-    b.stashMax(Stores.intProperty(props, STASH_MAX_PROPERTY, DEFAULT_STASH_MAX));
-    String seed = props.getProperty(SEED_PROPERTY);
-    if (seed != null && !seed.isBlank()) {
-      try {
-        b.seed(Long.parseLong(seed.trim()));
-      } catch (NumberFormatException e) {
-        throw new ConfigException("property " + SEED_PROPERTY + " must be an integer, got '" + seed + "'", e);
-      }
-    }
-    Stores.checkStoreOutlivesState(props, b.stateDir, Files.exists(StateFile.file(b.stateDir)));
-    return b.store(Stores.open(props)).build();
+    return Builder.fromProperties(props).build();
   }
 
   // ---------------------------------------------------------------- operations
@@ -300,23 +267,11 @@ public final class PathOramClient implements KvClient {
   }
 
   private void checkKey(byte[] key) {
-    if (key == null || key.length == 0) {
-      throw new IllegalArgumentException("key must be non-empty");
-    }
-    if (key.length > keySize) {
-      throw new ValueTooLargeException("key of " + key.length + " bytes exceeds " + KEY_SIZE_PROPERTY
-          + "=" + keySize + " (fixed when the tree was loaded)");
-    }
+    limits.checkKey(key);
   }
 
   private void checkValue(byte[] value) {
-    if (value == null) {
-      throw new IllegalArgumentException("value must not be null");
-    }
-    if (value.length > valueSize) {
-      throw new ValueTooLargeException("value of " + value.length + " bytes exceeds " + VALUE_SIZE_PROPERTY
-          + "=" + valueSize + " (fixed when the tree was loaded)");
-    }
+    limits.checkValue(value);
   }
 
   /**
@@ -459,7 +414,7 @@ public final class PathOramClient implements KvClient {
   }
 
   private void saveState() {
-    StateFile.write(stateDir, stateAead, new StateFile.Snapshot(tree.height, valueSize, keySize, storeName,
+    StateFile.write(stateDir, stateAead, new StateFile.Snapshot(tree.height, limits.valueSize(), limits.keySize(), storeName,
         accesses, maxStash, table));
   }
 
@@ -483,73 +438,24 @@ public final class PathOramClient implements KvClient {
         + ", capacity=" + table.capacity + "]";
   }
 
-  /** Builder with fail-fast checks; {@link #build()} opens the client, which then owns the store. */
-  public static final class Builder {
-    private KvStore store;
-    private Path stateDir = Path.of(DEFAULT_STATE_DIR);
-    private boolean createIfMissing = true;
-    private Integer capacity;
-    private Integer valueSize;
-    private Integer keySize;
-    private Path keyFile;
+  /**
+   * Builder with fail-fast checks; {@link #build()} opens the client, which then owns the store.
+   * The settings every scheme shares (state directory, capacity up to 2^30, key and value sizes,
+   * key file, store) are inherited from {@link SchemeBuilder}.
+   */
+  public static final class Builder extends SchemeBuilder<Builder> {
     private MasterKey masterKey;
     private int stashMax = DEFAULT_STASH_MAX;
     private Long seed;
     private Integer treeHeight;
 
-    private Builder() {}
+    private Builder() {
+      super("Path ORAM", DEFAULT_STATE_DIR, TreeLayout.MAX_HEIGHT);
+    }
 
     /** Tests only: a tree lower than ceil(log2(capacity)), to overload the stash on purpose. */
     Builder treeHeight(int height) {
       this.treeHeight = height;
-      return this;
-    }
-
-    /** The store to use; the client takes ownership and closes it (also when opening fails). */
-    public Builder store(KvStore store) {
-      this.store = Objects.requireNonNull(store, "store");
-      return this;
-    }
-
-    public Builder stateDir(Path dir) {
-      this.stateDir = Objects.requireNonNull(dir, STATE_DIR_PROPERTY);
-      return this;
-    }
-
-    public Builder createIfMissing(boolean create) {
-      this.createIfMissing = create;
-      return this;
-    }
-
-    /** Blocks N for a new tree (an existing state keeps its own). */
-    public Builder capacity(int n) {
-      if (n < 1 || n > (1 << TreeLayout.MAX_HEIGHT)) {
-        throw new ConfigException(CAPACITY_PROPERTY + " must be between 1 and 2^" + TreeLayout.MAX_HEIGHT
-            + ", got " + n);
-      }
-      this.capacity = n;
-      return this;
-    }
-
-    public Builder valueSize(int bytes) {
-      if (bytes < 1 || bytes > (16 << 20)) {
-        throw new ConfigException(VALUE_SIZE_PROPERTY + " must be between 1 and 16 MiB, got " + bytes);
-      }
-      this.valueSize = bytes;
-      return this;
-    }
-
-    public Builder keySize(int bytes) {
-      if (bytes < 1 || bytes > 65535) {
-        throw new ConfigException(KEY_SIZE_PROPERTY + " must be between 1 and 65535, got " + bytes);
-      }
-      this.keySize = bytes;
-      return this;
-    }
-
-    /** Master key file (created if missing); default {@code master.key} in the state directory. */
-    public Builder keyFile(Path file) {
-      this.keyFile = Objects.requireNonNull(file, KEY_FILE_PROPERTY);
       return this;
     }
 
@@ -573,21 +479,25 @@ public final class PathOramClient implements KvClient {
       return this;
     }
 
+    /** The shared properties, then {@value #STASH_MAX_PROPERTY} and {@value #SEED_PROPERTY}. */
+    @Override
+    protected Builder readProperties(Properties props) {
+      super.readProperties(props);
+      stashMax(PropertyReader.intValue(props, STASH_MAX_PROPERTY, stashMax));
+      if (PropertyReader.isSet(props, SEED_PROPERTY)) {
+        seed(PropertyReader.longValue(props, SEED_PROPERTY, 0));
+      }
+      return this;
+    }
+
+    /** What the properties say, on the store they name. */
+    static Builder fromProperties(Properties props) {
+      return builder().readProperties(props).storeFromProperties(props, dir -> Files.exists(StateFile.file(dir)));
+    }
+
     /** Opens the state (or initializes a new tree) and returns the client. */
     public PathOramClient build() {
-      if (store == null) {
-        throw new ConfigException("a Path ORAM client needs a store: call store(...) or use open(Properties)");
-      }
-      try {
-        return new PathOramClient(this, store);
-      } catch (RuntimeException e) {
-        try {
-          store.close();
-        } catch (RuntimeException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-        throw e;
-      }
+      return open(settings -> new PathOramClient(this, settings));
     }
   }
 }
