@@ -7,9 +7,10 @@ import java.util.Properties;
 
 import io.pancakej.config.Limits;
 import io.pancakej.config.PropertyReader;
-import io.pancakej.config.SchemeBuilder;
 import io.pancakej.crypto.EpochAead;
 import io.pancakej.distribution.DistributionFile;
+import io.pancakej.scheme.SchemeBuilder;
+import io.pancakej.scheme.SchemeSettings;
 import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
@@ -119,7 +120,7 @@ public final class PancakeConfig {
   private final KvStore store;
   private final Properties storeProperties;
 
-  private PancakeConfig(Builder b, SchemeBuilder.Settings s) {
+  private PancakeConfig(Builder b, SchemeSettings s) {
     this.stateDir = s.stateDir();
     this.createIfMissing = s.createIfMissing();
     this.capacity = s.capacity() != null ? s.capacity() : 0;

@@ -1,8 +1,8 @@
 /**
- * Internal, not part of the API: what every scheme's configuration shares -- typed property
- * readers ({@link io.pancakej.config.PropertyReader}), one set of key and value size limits
- * ({@link io.pancakej.config.Limits}) and the builder base that reads the common properties
- * ({@link io.pancakej.config.SchemeBuilder}) -- so that PANCAKE, Path ORAM, DetWoORAM and the
- * baselines accept the same values and refuse a bad one with the same message.
+ * Internal, not part of the API: the typed property readers ({@link io.pancakej.config.PropertyReader})
+ * and the one set of key and value size limits ({@link io.pancakej.config.Limits}) that every
+ * scheme and store uses, so that PANCAKE, Path ORAM, DetWoORAM and the baselines accept the same
+ * values and refuse a bad one with a message naming the property. Depends on nothing but the
+ * exception family.
  */
 package io.pancakej.config;

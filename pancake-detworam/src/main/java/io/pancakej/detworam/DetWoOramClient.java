@@ -15,14 +15,13 @@ import java.util.function.UnaryOperator;
 import io.pancakej.CapacityException;
 import io.pancakej.ConfigException;
 import io.pancakej.KvClient;
-import io.pancakej.PancakeConfig;
-import io.pancakej.StateException;
 import io.pancakej.StoreException;
 import io.pancakej.config.Limits;
 import io.pancakej.config.PropertyReader;
-import io.pancakej.config.SchemeBuilder;
 import io.pancakej.crypto.Aead;
 import io.pancakej.crypto.MasterKey;
+import io.pancakej.scheme.SchemeBuilder;
+import io.pancakej.scheme.SchemeSettings;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
 
@@ -55,12 +54,12 @@ import io.pancakej.store.Stores;
  */
 public final class DetWoOramClient implements KvClient {
   /** Directory of the client state and (by default) the master key file. */
-  public static final String STATE_DIR_PROPERTY = PancakeConfig.STATE_DIR_PROPERTY;
+  public static final String STATE_DIR_PROPERTY = SchemeBuilder.STATE_DIR_PROPERTY;
   public static final String DEFAULT_STATE_DIR = "data/detworam-state";
   /** "false": a missing state is an error instead of initializing a new store. */
-  public static final String CREATE_PROPERTY = PancakeConfig.CREATE_PROPERTY;
+  public static final String CREATE_PROPERTY = SchemeBuilder.CREATE_PROPERTY;
   /** Number of logical blocks N; defaults to YCSB's recordcount + insertcount. */
-  public static final String CAPACITY_PROPERTY = PancakeConfig.CAPACITY_PROPERTY;
+  public static final String CAPACITY_PROPERTY = SchemeBuilder.CAPACITY_PROPERTY;
   /** Number of holding slots M; default N. */
   public static final String HOLDING_PROPERTY = "pancake.detworam.holding";
   public static final String VALUE_SIZE_PROPERTY = Limits.VALUE_SIZE_PROPERTY;
@@ -68,7 +67,7 @@ public final class DetWoOramClient implements KvClient {
   public static final String KEY_SIZE_PROPERTY = Limits.KEY_SIZE_PROPERTY;
   public static final int DEFAULT_KEY_SIZE = Limits.DEFAULT_KEY_SIZE;
   /** Master key file; defaults to {@code master.key} in the state directory. */
-  public static final String KEY_FILE_PROPERTY = PancakeConfig.KEY_FILE_PROPERTY;
+  public static final String KEY_FILE_PROPERTY = SchemeBuilder.KEY_FILE_PROPERTY;
   /** Largest N and M. */
   public static final int MAX_CAPACITY = 1 << 28;
   /** Ends the message of a refused key or value. */
@@ -90,38 +89,25 @@ public final class DetWoOramClient implements KvClient {
   private long reads;
   private long savedAt;
 
-  private DetWoOramClient(Builder b, SchemeBuilder.Settings settings) {
+  private DetWoOramClient(Builder b, SchemeSettings settings) {
     this.store = settings.store();
     this.storeName = store.describe();
     this.stateDir = settings.stateDir();
     Path stateFile = StateFile.file(stateDir);
     boolean exists = Files.exists(stateFile);
-    if (!exists) {
-      checkCanCreate(settings); // before a key file is created
-    }
-    MasterKey master = b.masterKey;
-    if (master == null) {
-      Path keyFile = settings.keyFile();
-      if (exists && !Files.exists(keyFile)) {
-        throw new StateException("DetWoORAM state " + stateFile + " exists but its master key file "
-            + keyFile + " is missing");
-      }
-      master = MasterKey.loadOrCreate(keyFile);
-    }
+    // a new store writes every block over what the store holds: refused unless it is empty, before a key file is created
+    Integer newCapacity = exists ? null : settings.checkCanCreate(stateFile);
+    MasterKey master = settings.masterKey(b.masterKey, stateFile, exists);
     Aead blockAead = new Aead(master.derive("pancake-j detworam blocks v1"));
     Labels labels = new Labels(master.derive(Labels.PURPOSE));
     this.stateAead = new Aead(master.derive(StateFile.KEY_PURPOSE));
     if (exists) {
       StateFile.Snapshot s = StateFile.read(stateDir, stateAead);
-      if (!s.store().equals(storeName)) {
-        throw new StateException("DetWoORAM state in " + stateDir + " belongs to store '" + s.store()
-            + "' but this client opened store '" + storeName + "'; point " + STATE_DIR_PROPERTY
-            + " at this store's state, or load this store into a fresh state directory");
-      }
-      checkSame(VALUE_SIZE_PROPERTY, settings.valueSize(), s.valueSize());
-      checkSame(KEY_SIZE_PROPERTY, settings.keySize(), s.keySize());
-      checkSame(CAPACITY_PROPERTY, settings.explicitCapacity(), s.map().capacity);
-      checkSame(HOLDING_PROPERTY, b.holding, s.holdingSlots());
+      settings.checkStore(s.store());
+      settings.checkSame(VALUE_SIZE_PROPERTY, settings.valueSize(), s.valueSize());
+      settings.checkSame(KEY_SIZE_PROPERTY, settings.keySize(), s.keySize());
+      settings.checkSame(CAPACITY_PROPERTY, settings.explicitCapacity(), s.map().capacity);
+      settings.checkSame(HOLDING_PROPERTY, b.holding, s.holdingSlots());
       this.limits = new Limits(s.keySize(), s.valueSize(), LIMITS_HINT);
       this.map = s.map();
       this.schedule = new Schedule(map.capacity, s.holdingSlots());
@@ -140,10 +126,9 @@ public final class DetWoOramClient implements KvClient {
     } else {
       this.limits = new Limits(settings.keySizeOr(DEFAULT_KEY_SIZE), settings.valueSizeOr(DEFAULT_VALUE_SIZE),
           LIMITS_HINT);
-      int capacity = settings.newStateCapacity();
-      int holding = b.holding != null ? b.holding : capacity;
-      this.schedule = new Schedule(capacity, holding);
-      this.map = new PositionMap(capacity, holding);
+      int holding = b.holding != null ? b.holding : newCapacity;
+      this.schedule = new Schedule(newCapacity, holding);
+      this.map = new PositionMap(newCapacity, holding);
       this.engine = new Engine(store, schedule, labels, codec(blockAead), map, 0, List.of(), List.of());
       this.checkpointEvery = Math.max(1, holding / 2);
       engine.initialize();
@@ -153,39 +138,6 @@ public final class DetWoOramClient implements KvClient {
 
   private BlockCodec codec(Aead blockAead) {
     return new BlockCodec(blockAead, limits.keySize(), limits.valueSize());
-  }
-
-  /**
-   * A new DetWoORAM needs a capacity and an empty store: initializing it writes every block over
-   * whatever the store holds, which may be the data of a state whose state file was lost, or
-   * another proxy's (one proxy per store). Such a store is refused, never overwritten.
-   */
-  private static void checkCanCreate(SchemeBuilder.Settings settings) {
-    if (!settings.createIfMissing()) {
-      throw new StateException("no DetWoORAM state in " + settings.stateDir() + " (" + CREATE_PROPERTY
-          + "=false): run the load phase first, or point " + STATE_DIR_PROPERTY + " at its state");
-    }
-    settings.newStateCapacity();
-    KvStore store = settings.store();
-    if (!store.isEmpty()) {
-      String desc = store.describe();
-      String count = store.storage().filter(s -> s.entries() > 0)
-          .map(s -> ", it holds " + (desc.startsWith("rocksdb:") ? "about " : "") + s.entries() + " entries")
-          .orElse("");
-      Path dir = settings.stateDir().toAbsolutePath().normalize();
-      throw new StateException("cannot create a DetWoORAM state in " + dir + " over store " + desc
-          + ": the store is not empty" + count + ". Nothing was written. A new DetWoORAM needs an empty store: one"
-          + " proxy per store. To go on, either restore the state directory that belongs to this store ("
-          + StateFile.file(dir).getFileName() + ", with the same master key) into " + dir + ", or, if its"
-          + " data is not needed, " + Stores.howToEmpty(desc) + " and open again, or configure another store");
-    }
-  }
-
-  private static void checkSame(String property, Integer configured, int stored) {
-    if (configured != null && configured != stored) {
-      throw new StateException("the DetWoORAM state was created with " + property + "=" + stored
-          + " but " + configured + " is configured; the store's layout cannot change after load");
-    }
   }
 
   /** A builder; {@link Builder#store} is required. */

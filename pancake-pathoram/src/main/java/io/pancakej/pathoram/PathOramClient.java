@@ -21,12 +21,12 @@ import io.pancakej.ConfigException;
 import io.pancakej.IntegrityException;
 import io.pancakej.KvClient;
 import io.pancakej.PancakeConfig;
-import io.pancakej.StateException;
 import io.pancakej.config.Limits;
 import io.pancakej.config.PropertyReader;
-import io.pancakej.config.SchemeBuilder;
 import io.pancakej.crypto.Aead;
 import io.pancakej.crypto.MasterKey;
+import io.pancakej.scheme.SchemeBuilder;
+import io.pancakej.scheme.SchemeSettings;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
 
@@ -56,18 +56,18 @@ import io.pancakej.store.Stores;
  */
 public final class PathOramClient implements KvClient {
   /** Directory of the client state and (by default) the master key file. */
-  public static final String STATE_DIR_PROPERTY = PancakeConfig.STATE_DIR_PROPERTY;
+  public static final String STATE_DIR_PROPERTY = SchemeBuilder.STATE_DIR_PROPERTY;
   public static final String DEFAULT_STATE_DIR = "data/pathoram-state";
   /** "false": a missing state is an error instead of initializing a new tree. */
-  public static final String CREATE_PROPERTY = PancakeConfig.CREATE_PROPERTY;
+  public static final String CREATE_PROPERTY = SchemeBuilder.CREATE_PROPERTY;
   /** Number of blocks N; defaults to YCSB's recordcount + insertcount. */
-  public static final String CAPACITY_PROPERTY = PancakeConfig.CAPACITY_PROPERTY;
+  public static final String CAPACITY_PROPERTY = SchemeBuilder.CAPACITY_PROPERTY;
   public static final String VALUE_SIZE_PROPERTY = Limits.VALUE_SIZE_PROPERTY;
   public static final int DEFAULT_VALUE_SIZE = Limits.DEFAULT_VALUE_SIZE;
   public static final String KEY_SIZE_PROPERTY = Limits.KEY_SIZE_PROPERTY;
   public static final int DEFAULT_KEY_SIZE = Limits.DEFAULT_KEY_SIZE;
   /** Master key file; defaults to {@code master.key} in the state directory. */
-  public static final String KEY_FILE_PROPERTY = PancakeConfig.KEY_FILE_PROPERTY;
+  public static final String KEY_FILE_PROPERTY = SchemeBuilder.KEY_FILE_PROPERTY;
   /** Most blocks the stash may hold after an access's eviction. */
   public static final String STASH_MAX_PROPERTY = "pancake.pathoram.stash.max";
   public static final int DEFAULT_STASH_MAX = 150;
@@ -96,7 +96,7 @@ public final class PathOramClient implements KvClient {
   private long accesses;
   private int maxStash;
 
-  private PathOramClient(Builder b, SchemeBuilder.Settings settings) {
+  private PathOramClient(Builder b, SchemeSettings settings) {
     this.store = settings.store();
     this.storeName = store.describe();
     this.stateDir = settings.stateDir();
@@ -104,77 +104,31 @@ public final class PathOramClient implements KvClient {
     this.stashMax = b.stashMax;
     Path stateFile = StateFile.file(stateDir);
     boolean exists = Files.exists(stateFile);
-    if (!exists) {
-      checkCanCreate(settings); // before a key file is created
-    }
-    MasterKey master = b.masterKey;
-    if (master == null) {
-      Path keyFile = settings.keyFile();
-      if (exists && !Files.exists(keyFile)) {
-        throw new StateException("Path ORAM state " + stateFile + " exists but its master key file "
-            + keyFile + " is missing");
-      }
-      master = MasterKey.loadOrCreate(keyFile);
-    }
+    // a new tree writes every bucket over what the store holds: refused unless it is empty, before a key file is created
+    Integer newCapacity = exists ? null : settings.checkCanCreate(stateFile);
+    MasterKey master = settings.masterKey(b.masterKey, stateFile, exists);
     Aead blockAead = new Aead(master.derive("pancake-j pathoram buckets v1"));
     this.stateAead = new Aead(master.derive(StateFile.KEY_PURPOSE));
     if (exists) {
       StateFile.Snapshot s = StateFile.read(stateDir, stateAead);
-      if (!s.store().equals(storeName)) {
-        throw new StateException("Path ORAM state in " + stateDir + " belongs to store '" + s.store()
-            + "' but this client opened store '" + storeName + "'; point " + STATE_DIR_PROPERTY
-            + " at this store's state, or load this store into a fresh state directory");
-      }
-      checkSame(VALUE_SIZE_PROPERTY, settings.valueSize(), s.valueSize());
-      checkSame(KEY_SIZE_PROPERTY, settings.keySize(), s.keySize());
+      settings.checkStore(s.store());
+      settings.checkSame(VALUE_SIZE_PROPERTY, settings.valueSize(), s.valueSize());
+      settings.checkSame(KEY_SIZE_PROPERTY, settings.keySize(), s.keySize());
       this.tree = new TreeLayout(s.height());
       this.limits = new Limits(s.keySize(), s.valueSize(), LIMITS_HINT);
       this.table = s.table();
       this.accesses = s.accesses();
       this.maxStash = s.maxStash();
     } else {
-      int capacity = settings.newStateCapacity();
-      this.tree = b.treeHeight != null ? new TreeLayout(b.treeHeight) : TreeLayout.forCapacity(capacity);
+      this.tree = b.treeHeight != null ? new TreeLayout(b.treeHeight) : TreeLayout.forCapacity(newCapacity);
       this.limits = new Limits(settings.keySizeOr(DEFAULT_KEY_SIZE), settings.valueSizeOr(DEFAULT_VALUE_SIZE),
           LIMITS_HINT);
-      this.table = new BlockTable(capacity);
+      this.table = new BlockTable(newCapacity);
     }
     this.codec = new BucketCodec(blockAead, limits.keySize(), limits.valueSize());
     if (!exists) {
       initializeTree();
       saveState();
-    }
-  }
-
-  /**
-   * A new tree needs a capacity and an empty store: initializing it writes every bucket over
-   * whatever the store holds, which may be the tree of a state whose state file was lost, or
-   * another proxy's data (one proxy per store). Such a store is refused, never overwritten.
-   */
-  private static void checkCanCreate(SchemeBuilder.Settings settings) {
-    if (!settings.createIfMissing()) {
-      throw new StateException("no Path ORAM state in " + settings.stateDir() + " (" + CREATE_PROPERTY
-          + "=false): run the load phase first, or point " + STATE_DIR_PROPERTY + " at its state");
-    }
-    settings.newStateCapacity();
-    KvStore store = settings.store();
-    if (!store.isEmpty()) {
-      String desc = store.describe();
-      String count = store.storage().filter(s -> s.entries() > 0)
-          .map(s -> ", it holds " + (desc.startsWith("rocksdb:") ? "about " : "") + s.entries() + " entries").orElse("");
-      Path dir = settings.stateDir().toAbsolutePath().normalize();
-      throw new StateException("cannot create a Path ORAM state in " + dir + " over store " + desc
-          + ": the store is not empty" + count + ". Nothing was written. A new tree needs an empty store: one"
-          + " proxy per store. To go on, either restore the state directory that belongs to this store ("
-          + StateFile.file(dir).getFileName() + ", with the same master key) into " + dir + ", or, if its"
-          + " data is not needed, " + Stores.howToEmpty(desc) + " and open again, or configure another store");
-    }
-  }
-
-  private static void checkSame(String property, Integer configured, int stored) {
-    if (configured != null && configured != stored) {
-      throw new StateException("the Path ORAM state was created with " + property + "=" + stored
-          + " but " + configured + " is configured; the tree's block size cannot change after load");
     }
   }
 
@@ -213,8 +167,9 @@ public final class PathOramClient implements KvClient {
    * Opens a client from properties: {@value #STATE_DIR_PROPERTY}, {@value #CREATE_PROPERTY},
    * {@value #CAPACITY_PROPERTY} (default YCSB {@code recordcount + insertcount}),
    * {@value #VALUE_SIZE_PROPERTY}, {@value #KEY_SIZE_PROPERTY}, {@value #KEY_FILE_PROPERTY},
-   * {@value #STASH_MAX_PROPERTY}, {@value #SEED_PROPERTY}; the store comes from
-   * {@link Stores#open(Properties)}.
+   * {@value #STASH_MAX_PROPERTY}, {@value #SEED_PROPERTY}, each checked by its builder setter;
+   * the store comes from {@link Stores#open(Properties, Path, boolean)} (which refuses a memory
+   * store under a state an earlier process left).
    */
   public static PathOramClient open(Properties props) {
     return Builder.fromProperties(props).build();

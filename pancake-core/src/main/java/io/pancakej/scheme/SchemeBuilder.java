@@ -1,4 +1,4 @@
-package io.pancakej.config;
+package io.pancakej.scheme;
 
 import java.nio.file.Path;
 import java.util.Objects;
@@ -7,6 +7,8 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 import io.pancakej.ConfigException;
+import io.pancakej.config.Limits;
+import io.pancakej.config.PropertyReader;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
 
@@ -123,7 +125,7 @@ public abstract class SchemeBuilder<B extends SchemeBuilder<B>> {
     } else if (PropertyReader.isSet(props, YCSB_RECORD_COUNT)) {
       long n = (long) PropertyReader.intValue(props, YCSB_RECORD_COUNT, 0)
           + PropertyReader.intValue(props, YCSB_INSERT_COUNT, 0);
-      // range-checked when a state is created (Settings.newStateCapacity), ignored by an existing one
+      // range-checked when a state is created (SchemeSettings#newStateCapacity), ignored by an existing one
       this.capacity = (int) Math.min(Integer.MAX_VALUE, Math.max(1, n));
       this.capacityExplicit = false;
     }
@@ -147,8 +149,8 @@ public abstract class SchemeBuilder<B extends SchemeBuilder<B>> {
   }
 
   /** The shared settings as they stand. */
-  protected final Settings settings() {
-    return new Settings(scheme, maxCapacityLog2, stateDir, createIfMissing, capacity, capacityExplicit, valueSize,
+  protected final SchemeSettings settings() {
+    return new SchemeSettings(scheme, maxCapacityLog2, stateDir, createIfMissing, capacity, capacityExplicit, valueSize,
         keySize, keyFile != null ? keyFile : stateDir.resolve("master.key"), store);
   }
 
@@ -156,7 +158,7 @@ public abstract class SchemeBuilder<B extends SchemeBuilder<B>> {
    * Opens a client on the store given to {@link #store}, closing the store if opening fails (the
    * client owns it either way).
    */
-  protected final <C> C open(Function<Settings, C> opener) {
+  protected final <C> C open(Function<SchemeSettings, C> opener) {
     if (store == null) {
       throw new ConfigException("a " + scheme + " client needs a store: call store(...) or use open(Properties)");
     }
@@ -169,44 +171,6 @@ public abstract class SchemeBuilder<B extends SchemeBuilder<B>> {
         e.addSuppressed(suppressed);
       }
       throw e;
-    }
-  }
-
-  /**
-   * The shared settings of one builder, for the scheme to open with. {@code capacity},
-   * {@code valueSize} and {@code keySize} are null when not set (an existing state keeps its
-   * own); {@code keyFile} is resolved against the state directory; {@code store} is null when
-   * none was given.
-   */
-  public record Settings(String scheme, int maxCapacityLog2, Path stateDir, boolean createIfMissing, Integer capacity,
-      boolean capacityExplicit, Integer valueSize, Integer keySize, Path keyFile, KvStore store) {
-
-    /** The capacity asked for with {@link SchemeBuilder#capacity} or {@value #CAPACITY_PROPERTY}, else null. */
-    public Integer explicitCapacity() {
-      return capacityExplicit ? capacity : null;
-    }
-
-    /** The capacity of a state about to be created; a {@link ConfigException} if none or too large. */
-    public int newStateCapacity() {
-      if (capacity == null) {
-        throw new ConfigException("a new " + scheme + " needs a capacity: set " + CAPACITY_PROPERTY
-            + " (or YCSB's recordcount)");
-      }
-      if (capacity > (1 << maxCapacityLog2)) {
-        throw new ConfigException(CAPACITY_PROPERTY + " must be at most 2^" + maxCapacityLog2 + " for " + scheme
-            + ", got " + capacity);
-      }
-      return capacity;
-    }
-
-    /** The configured value size, or {@code defaultValue} if none was set. */
-    public int valueSizeOr(int defaultValue) {
-      return valueSize != null ? valueSize : defaultValue;
-    }
-
-    /** The configured key size, or {@code defaultValue} if none was set. */
-    public int keySizeOr(int defaultValue) {
-      return keySize != null ? keySize : defaultValue;
     }
   }
 }
