@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.function.Function;
 
 import io.pancakej.ConfigException;
 
@@ -34,14 +35,7 @@ public final class PropertyReader {
 
   /** An integer. */
   public static int intValue(Properties props, String name, int defaultValue) {
-    if (!isSet(props, name)) {
-      return defaultValue;
-    }
-    try {
-      return Integer.parseInt(props.getProperty(name).trim());
-    } catch (NumberFormatException e) {
-      throw new ConfigException("property " + name + " must be an integer, got '" + props.getProperty(name) + "'", e);
-    }
+    return number(props, name, defaultValue, Integer::valueOf, "an integer");
   }
 
   /** An integer in {@code min..max}; for settings that have no builder setter to check them. */
@@ -55,33 +49,19 @@ public final class PropertyReader {
 
   /** A long integer. */
   public static long longValue(Properties props, String name, long defaultValue) {
-    if (!isSet(props, name)) {
-      return defaultValue;
-    }
-    try {
-      return Long.parseLong(props.getProperty(name).trim());
-    } catch (NumberFormatException e) {
-      throw new ConfigException("property " + name + " must be an integer, got '" + props.getProperty(name) + "'", e);
-    }
+    return number(props, name, defaultValue, Long::valueOf, "an integer");
   }
 
   /** A number. */
   public static double doubleValue(Properties props, String name, double defaultValue) {
-    if (!isSet(props, name)) {
-      return defaultValue;
-    }
-    try {
-      return Double.parseDouble(props.getProperty(name).trim());
-    } catch (NumberFormatException e) {
-      throw new ConfigException("property " + name + " must be a number, got '" + props.getProperty(name) + "'", e);
-    }
+    return number(props, name, defaultValue, Double::valueOf, "a number");
   }
 
   /** A number in {@code min..max} (NaN is outside every range); for settings with no builder setter. */
   public static double doubleValue(Properties props, String name, double defaultValue, double min, double max) {
     double v = doubleValue(props, name, defaultValue);
     if (!(v >= min && v <= max)) {
-      throw outOfRange(props, name, number(min) + ".." + number(max));
+      throw outOfRange(props, name, format(min) + ".." + format(max));
     }
     return v;
   }
@@ -116,13 +96,24 @@ public final class PropertyReader {
         + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT) + ", got '" + props.getProperty(name) + "'");
   }
 
+  private static <T> T number(Properties props, String name, T defaultValue, Function<String, T> parse, String what) {
+    if (!isSet(props, name)) {
+      return defaultValue;
+    }
+    try {
+      return parse.apply(props.getProperty(name).trim());
+    } catch (NumberFormatException e) {
+      throw new ConfigException("property " + name + " must be " + what + ", got '" + props.getProperty(name) + "'", e);
+    }
+  }
+
   private static ConfigException outOfRange(Properties props, String name, String range) {
     return new ConfigException("property " + name + " must be in " + range + ", got '"
         + props.getProperty(name, "").trim() + "'");
   }
 
   /** 86400.0 as "86400", 0.01 as "0.01". */
-  private static String number(double d) {
+  private static String format(double d) {
     return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
   }
 }
