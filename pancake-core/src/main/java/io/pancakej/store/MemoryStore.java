@@ -15,7 +15,7 @@ import io.pancakej.StoreException;
  * An in-process store on a concurrent hash map: for tests and for measuring the proxy alone. Its
  * data lives in this JVM only. {@code pancake.store=memory} opens a new, empty one each time, so
  * it serves one process: a state directory an earlier process left is refused at open
- * ({@link Stores#checkStoreOutlivesState}) rather than reopened over data that is gone.
+ * ({@link Stores#open(java.util.Properties, java.nio.file.Path, boolean)}) rather than reopened over data that is gone.
  */
 public final class MemoryStore implements KvStore {
   private final ConcurrentHashMap<ByteBuffer, byte[]> map;
