@@ -7,6 +7,7 @@ import java.util.Properties;
 
 import io.pancakej.ConfigException;
 import io.pancakej.PancakeConfig;
+import io.pancakej.config.PropertyReader;
 import site.ycsb.Utils;
 import site.ycsb.generator.ScrambledZipfianGenerator;
 
@@ -55,7 +56,7 @@ public final class WorkloadDistribution {
       return new PancakeConfig.Declared(weights, String.format(Locale.ROOT,
           "the workload: YCSB load phase, each of %d records inserted once (uniform)", loaded));
     }
-    double insertProportion = Double.parseDouble(props.getProperty("insertproportion", "0").trim());
+    double insertProportion = PropertyReader.doubleValue(props, "insertproportion", 0);
     if (insertProportion > 0) {
       why[0] = "the run inserts new keys (insertproportion=" + insertProportion + "), which it then also reads";
       return null;
@@ -83,8 +84,8 @@ public final class WorkloadDistribution {
         }
         break;
       case "zipfian": {
-        long operations = Long.parseLong(props.getProperty("operationcount", "1000").trim());
-        double insertProportion = Double.parseDouble(props.getProperty("insertproportion", "0").trim());
+        long operations = PropertyReader.longValue(props, "operationcount", 1000);
+        double insertProportion = PropertyReader.doubleValue(props, "insertproportion", 0);
         long expectedNew = (long) (operations * insertProportion * 2.0);
         // CoreWorkload: new ScrambledZipfianGenerator(insertstart, insertstart + insertcount + expectednewkeys),
         // an inclusive range
@@ -92,8 +93,8 @@ public final class WorkloadDistribution {
         break;
       }
       case "hotspot": {
-        double hotData = Double.parseDouble(props.getProperty("hotspotdatafraction", "0.2").trim());
-        double hotOps = Double.parseDouble(props.getProperty("hotspotopnfraction", "0.8").trim());
+        double hotData = PropertyReader.doubleValue(props, "hotspotdatafraction", 0.2);
+        double hotOps = PropertyReader.doubleValue(props, "hotspotopnfraction", 0.8);
         hotspot(p, w.insertStart, w.insertCount, hotData, hotOps);
         break;
       }
@@ -117,9 +118,9 @@ public final class WorkloadDistribution {
   /** The workload properties the choosers depend on, checked. */
   private record Workload(long records, long insertStart, long insertCount, boolean ordered, int zeroPadding) {
     static Workload of(Properties props) {
-      long records = longProperty(props, "recordcount", 1000);
-      long insertStart = longProperty(props, "insertstart", 0);
-      long insertCount = longProperty(props, "insertcount", records - insertStart);
+      long records = PropertyReader.longValue(props, "recordcount", 1000);
+      long insertStart = PropertyReader.longValue(props, "insertstart", 0);
+      long insertCount = PropertyReader.longValue(props, "insertcount", records - insertStart);
       if (records < 1 || records > Integer.MAX_VALUE) {
         throw new ConfigException("recordcount must be between 1 and " + Integer.MAX_VALUE + ", got " + records);
       }
@@ -129,20 +130,8 @@ public final class WorkloadDistribution {
       }
       // CoreWorkload: anything but exactly "hashed" is ordered
       boolean ordered = !"hashed".equals(props.getProperty("insertorder", "hashed"));
-      int zeroPadding = (int) longProperty(props, "zeropadding", 1);
+      int zeroPadding = (int) PropertyReader.longValue(props, "zeropadding", 1);
       return new Workload(records, insertStart, insertCount, ordered, zeroPadding);
-    }
-  }
-
-  private static long longProperty(Properties props, String name, long fallback) {
-    String v = props.getProperty(name);
-    if (v == null || v.isBlank()) {
-      return fallback;
-    }
-    try {
-      return Long.parseLong(v.trim());
-    } catch (NumberFormatException e) {
-      throw new ConfigException("YCSB property " + name + " must be an integer, got '" + v + "'", e);
     }
   }
 
