@@ -47,7 +47,7 @@ public final class EncryptedClient extends PerKeyClient {
    * (the bounds of {@link Limits}).
    */
   public EncryptedClient(KvStore store, MasterKey masterKey, int valueSize, int keySize) {
-    this(store, masterKey, new Limits(keySize, valueSize, LIMITS_HINT));
+    this(store, masterKey, new Limits(keySize, valueSize, null));
   }
 
   private EncryptedClient(KvStore store, MasterKey masterKey, Limits limits) {
@@ -64,7 +64,7 @@ public final class EncryptedClient extends PerKeyClient {
    * file is a {@link StateException}; the store by name ({@link Stores#open}).
    */
   public static EncryptedClient open(Properties props) {
-    Limits limits = Limits.fromProperties(props, LIMITS_HINT);
+    Limits limits = Limits.fromProperties(props);
     Path stateDir = PropertyReader.path(props, PancakeConfig.STATE_DIR_PROPERTY, Path.of(DEFAULT_STATE_DIR));
     Path keyFile = PropertyReader.path(props, PancakeConfig.KEY_FILE_PROPERTY, stateDir.resolve("master.key"));
     boolean create = PropertyReader.bool(props, PancakeConfig.CREATE_PROPERTY, true);

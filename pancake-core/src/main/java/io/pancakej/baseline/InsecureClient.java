@@ -24,7 +24,7 @@ public final class InsecureClient extends PerKeyClient {
 
   /** A client on {@code store} with the given maximum value and key sizes in bytes (the bounds of {@link Limits}). */
   public InsecureClient(KvStore store, int valueSize, int keySize) {
-    this(store, new Limits(keySize, valueSize, LIMITS_HINT));
+    this(store, new Limits(keySize, valueSize, null));
   }
 
   private InsecureClient(KvStore store, Limits limits) {
@@ -33,7 +33,7 @@ public final class InsecureClient extends PerKeyClient {
 
   /** Reads the size limits, then opens the store named in {@code props} ({@link Stores#open}). */
   public static InsecureClient open(Properties props) {
-    Limits limits = Limits.fromProperties(props, LIMITS_HINT);
+    Limits limits = Limits.fromProperties(props);
     return new InsecureClient(Stores.open(props), limits);
   }
 

@@ -23,9 +23,6 @@ abstract class PerKeyClient implements KvClient {
   private final StripedLocks locks = new StripedLocks(256);
   private final AtomicBoolean open = new AtomicBoolean(true);
 
-  /** How a refused request ends: the baselines read their limits at every open. */
-  static final String LIMITS_HINT = "raise it in the configuration";
-
   PerKeyClient(KvStore store, Limits limits) {
     this.store = Objects.requireNonNull(store, "store");
     this.limits = limits;

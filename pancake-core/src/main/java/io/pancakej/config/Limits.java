@@ -30,26 +30,27 @@ public final class Limits {
 
   private final int keySize;
   private final int valueSize;
-  private final String hint;
+  private final String fixedWhen;
 
   /**
-   * The limits of one client: keys up to {@code keySize} bytes, values up to {@code valueSize};
-   * {@code hint} ends the message of a refused request, in parentheses (for example
-   * "fixed when the state is created").
+   * The limits of one client: keys up to {@code keySize} bytes, values up to {@code valueSize}.
+   * {@code fixedWhen} says, at the end of a refused request's message, when the sizes were fixed
+   * (for example "fixed when the state is created"); null for a client that reads them at every
+   * open.
    */
-  public Limits(int keySize, int valueSize, String hint) {
+  public Limits(int keySize, int valueSize, String fixedWhen) {
     this.keySize = checkKeySize(keySize);
     this.valueSize = checkValueSize(valueSize);
-    this.hint = hint;
+    this.fixedWhen = fixedWhen;
   }
 
   /**
    * The limits {@value #VALUE_SIZE_PROPERTY} and {@value #KEY_SIZE_PROPERTY} set, with the defaults
    * for unset ones, for a client that reads them at every open.
    */
-  public static Limits fromProperties(Properties props, String hint) {
+  public static Limits fromProperties(Properties props) {
     return new Limits(PropertyReader.intValue(props, KEY_SIZE_PROPERTY, DEFAULT_KEY_SIZE),
-        PropertyReader.intValue(props, VALUE_SIZE_PROPERTY, DEFAULT_VALUE_SIZE), hint);
+        PropertyReader.intValue(props, VALUE_SIZE_PROPERTY, DEFAULT_VALUE_SIZE), null);
   }
 
   /** {@code bytes} if it is a valid {@value #VALUE_SIZE_PROPERTY}; else a {@link ConfigException} naming it. */
@@ -85,8 +86,7 @@ public final class Limits {
       throw new IllegalArgumentException("key must not be empty");
     }
     if (key.length > keySize) {
-      throw new ValueTooLargeException("key of " + key.length + " bytes exceeds " + KEY_SIZE_PROPERTY + "=" + keySize
-          + " (" + hint + ")");
+      throw new ValueTooLargeException("key of " + key.length + " bytes exceeds " + tooLarge(KEY_SIZE_PROPERTY, keySize));
     }
   }
 
@@ -96,9 +96,13 @@ public final class Limits {
       throw new IllegalArgumentException("value must not be null");
     }
     if (value.length > valueSize) {
-      throw new ValueTooLargeException("value of " + value.length + " bytes exceeds " + VALUE_SIZE_PROPERTY + "="
-          + valueSize + " (" + hint + ")");
+      throw new ValueTooLargeException("value of " + value.length + " bytes exceeds "
+          + tooLarge(VALUE_SIZE_PROPERTY, valueSize));
     }
+  }
+
+  private String tooLarge(String property, int size) {
+    return property + "=" + size + "; raise property " + property + (fixedWhen == null ? "" : " (" + fixedWhen + ")");
   }
 
   @Override

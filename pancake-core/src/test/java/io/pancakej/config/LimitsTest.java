@@ -28,8 +28,8 @@ class LimitsTest {
       String m = assertThrows(ConfigException.class, () -> Limits.checkKeySize(bad)).getMessage();
       assertTrue(m.contains("pancake.key.size") && m.contains("65535") && m.contains(Integer.toString(bad)), m);
     }
-    assertThrows(ConfigException.class, () -> new Limits(0, 16, "x"));
-    assertThrows(ConfigException.class, () -> new Limits(8, (64 << 20) + 1, "x"));
+    assertThrows(ConfigException.class, () -> new Limits(0, 16, null));
+    assertThrows(ConfigException.class, () -> new Limits(8, (64 << 20) + 1, null));
   }
 
   @Test
@@ -37,7 +37,8 @@ class LimitsTest {
     limits.checkKey(new byte[1]);
     limits.checkKey(new byte[8]);
     ValueTooLargeException e = assertThrows(ValueTooLargeException.class, () -> limits.checkKey(new byte[9]));
-    assertEquals("key of 9 bytes exceeds pancake.key.size=8 (fixed when the state is created)", e.getMessage());
+    assertEquals("key of 9 bytes exceeds pancake.key.size=8; raise property pancake.key.size"
+        + " (fixed when the state is created)", e.getMessage());
     assertTrue(assertThrows(IllegalArgumentException.class, () -> limits.checkKey(null)).getMessage().contains("key"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> limits.checkKey(new byte[0])).getMessage()
         .contains("key"));
@@ -48,27 +49,31 @@ class LimitsTest {
     limits.checkValue(new byte[0]);
     limits.checkValue(new byte[16]);
     ValueTooLargeException e = assertThrows(ValueTooLargeException.class, () -> limits.checkValue(new byte[17]));
-    assertEquals("value of 17 bytes exceeds pancake.value.size=16 (fixed when the state is created)", e.getMessage());
+    assertEquals("value of 17 bytes exceeds pancake.value.size=16; raise property"
+        + " pancake.value.size (fixed when the state is created)", e.getMessage());
     assertTrue(assertThrows(IllegalArgumentException.class, () -> limits.checkValue(null)).getMessage()
         .contains("value"));
   }
 
   @Test
   void fromProperties_readsBothSizes_withTheDefaults_andTheSameBounds() {
-    Limits d = Limits.fromProperties(new Properties(), "x");
+    Limits d = Limits.fromProperties(new Properties());
     assertEquals(Limits.DEFAULT_KEY_SIZE, d.keySize());
     assertEquals(Limits.DEFAULT_VALUE_SIZE, d.valueSize());
     Properties p = new Properties();
     p.setProperty("pancake.value.size", "4096");
     p.setProperty("pancake.key.size", "32");
-    Limits set = Limits.fromProperties(p, "x");
+    Limits set = Limits.fromProperties(p);
     assertEquals(32, set.keySize());
     assertEquals(4096, set.valueSize());
+    assertEquals("value of 4097 bytes exceeds pancake.value.size=4096; raise property pancake.value.size",
+        assertThrows(ValueTooLargeException.class, () -> set.checkValue(new byte[4097])).getMessage(),
+        "read at every open: nothing was fixed");
     p.setProperty("pancake.value.size", Integer.toString((64 << 20) + 1));
-    assertTrue(assertThrows(ConfigException.class, () -> Limits.fromProperties(p, "x")).getMessage()
+    assertTrue(assertThrows(ConfigException.class, () -> Limits.fromProperties(p)).getMessage()
         .contains("pancake.value.size"));
     p.setProperty("pancake.value.size", "big");
-    assertTrue(assertThrows(ConfigException.class, () -> Limits.fromProperties(p, "x")).getMessage()
+    assertTrue(assertThrows(ConfigException.class, () -> Limits.fromProperties(p)).getMessage()
         .contains("'big'"));
   }
 }
