@@ -22,16 +22,19 @@ import io.pancakej.crypto.Aead;
  * The proxy's write-ahead log: every change a checkpoint of the state would otherwise lose --
  * a key bound to a slot, a new latest value, a slot freed -- is appended here before the request
  * that caused it is acknowledged. Files are {@code wal.<seq>} in the state directory; a checkpoint
- * starts a new sequence number, saves the state naming it, and deletes older files. Each record is
+ * starts a new sequence number, saves the state naming it, and deletes older files (and a file that
+ * passes {@link #MAX_FILE_BYTES} is followed by the next number at once). Each record is
  * {@code length(4) || AES-GCM(plaintext)} with the file's sequence number as associated data, so a
  * damaged record is detected; a torn record at the very end of the newest file is what a crash
  * mid-append leaves, and replay stops there. What a plaintext holds is {@link LogRecord}'s to say.
  *
  * <p>Each file has its own key ({@code keyOfFile.apply(seq)}; the proxy derives it from the master
  * key, the state's id and the sequence number), so AES-GCM key use is bounded by what one file
- * holds: a checkpoint starts a new file once the log passes 64 MiB, i.e. a few million records,
- * far below the 2^32 encryptions NIST SP 800-38D allows a key with random nonces. Sequence numbers
- * only grow within a state, so no key is used for two files.
+ * holds: at most 64 MiB and one record, i.e. at most about 1.8 million records (a record seals at
+ * least 5 bytes into 37), far below the 2^32 encryptions NIST SP 800-38D allows a key with random
+ * nonces, however long the checkpoint interval. Sequence numbers only grow within a state, so no
+ * key is used for two files. Starting a file that way is the log's own affair: it opens a file and
+ * pauses nothing (a checkpoint's pause stays on its fixed schedule).
  *
  * <p>Sync policies are {@link WalSync}'s: {@code OFF} logs nothing; {@code WRITE} hands each record
  * to the operating system before returning; {@code FSYNC} also forces the file to disk
@@ -39,11 +42,14 @@ import io.pancakej.crypto.Aead;
  */
 final class WriteAheadLog implements AutoCloseable {
   private static final String PREFIX = "wal.";
+  /** A file this long gets no more records: the next go to a new file under a new key. */
+  static final long MAX_FILE_BYTES = 64L << 20;
 
   private final Path dir;
   private final LongFunction<Aead> keyOfFile;
   private Aead aead;
   private final WalSync sync;
+  private final long maxFileBytes;
   private long seq;
   private FileChannel channel;
   private long written;
@@ -53,17 +59,23 @@ final class WriteAheadLog implements AutoCloseable {
   /** Files rotated away from and not yet forced and closed ({@link #closeRetired}). */
   private final java.util.List<FileChannel> retired = new java.util.ArrayList<>();
 
-  private WriteAheadLog(Path dir, LongFunction<Aead> keyOfFile, WalSync sync, long seq) {
+  private WriteAheadLog(Path dir, LongFunction<Aead> keyOfFile, WalSync sync, long seq, long maxFileBytes) {
     this.dir = dir;
     this.keyOfFile = keyOfFile;
     this.aead = sync == WalSync.OFF ? null : keyOfFile.apply(seq);
     this.sync = sync;
     this.seq = seq;
+    this.maxFileBytes = maxFileBytes;
   }
 
   /** Opens a new log file {@code wal.<seq>} for appending; file {@code s} is sealed under {@code keyOfFile.apply(s)}. */
   static WriteAheadLog open(Path dir, LongFunction<Aead> keyOfFile, WalSync sync, long seq) {
-    WriteAheadLog log = new WriteAheadLog(dir, keyOfFile, sync, seq);
+    return open(dir, keyOfFile, sync, seq, MAX_FILE_BYTES);
+  }
+
+  /** {@link #open} with another file length limit (tests). */
+  static WriteAheadLog open(Path dir, LongFunction<Aead> keyOfFile, WalSync sync, long seq, long maxFileBytes) {
+    WriteAheadLog log = new WriteAheadLog(dir, keyOfFile, sync, seq, maxFileBytes);
     if (sync != WalSync.OFF) {
       log.channel = log.openFile(seq);
     }
@@ -98,7 +110,7 @@ final class WriteAheadLog implements AutoCloseable {
     return seq;
   }
 
-  /** Bytes appended to the current file. */
+  /** Bytes appended to the current file (0 right after a rotation, also one the log started itself). */
   synchronized long size() {
     return written;
   }
@@ -118,6 +130,14 @@ final class WriteAheadLog implements AutoCloseable {
     }
     byte[] plain = record.encode();
     synchronized (this) {
+      if (written >= maxFileBytes) {
+        try {
+          rotate(); // bounds what one key seals; the next checkpoint deletes the full file with the others
+        } catch (StateException e) {
+          broken = e; // no new file: writing on under the full file's key would break the bound
+          throw e;
+        }
+      }
       byte[] sealed = aead.encrypt(plain, associatedData(seq));
       ByteBuffer buf = ByteBuffer.allocate(4 + sealed.length).putInt(sealed.length).put(sealed);
       buf.flip();
@@ -183,7 +203,8 @@ final class WriteAheadLog implements AutoCloseable {
   /**
    * Starts file {@code wal.<seq+1>}; returns the new sequence number. The old file is only set
    * aside: forcing and closing it ({@link #closeRetired}) is left to the caller, outside whatever
-   * it holds (a checkpoint holds off the ticks only while it snapshots and rotates).
+   * it holds (a checkpoint holds off the ticks only while it snapshots and rotates); files the log
+   * rotated away from itself, when full, are left to the next checkpoint.
    */
   synchronized long rotate() {
     long next = seq + 1;

@@ -157,6 +157,27 @@ class WriteAheadLogTest {
   }
 
   @Test
+  void aFullFile_isFollowedByANewOne_underItsOwnKey_andReplayReadsThemAllInOrder() throws IOException {
+    // each record here is length(4) + plaintext(7) + nonce and tag(28) = 39 bytes: a 100-byte limit lets a file take three
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 1, 100)) {
+      for (int i = 1; i <= 7; i++) {
+        log.append(write(i));
+      }
+      assertEquals(3, log.sequence());
+      log.syncTo(Long.MAX_VALUE);
+      log.closeRetired();
+    }
+    assertEquals(3 * 39, Files.size(dir.resolve("wal.1")));
+    assertEquals(3 * 39, Files.size(dir.resolve("wal.2")));
+    assertEquals(39, Files.size(dir.resolve("wal.3")));
+    assertEquals(List.of(1, 2, 3, 4, 5, 6, 7), replayedFrom(1));
+    // wal.2 is sealed under key 2, not key 1
+    assertThrows(StateException.class, () -> WriteAheadLog.replay(dir, s -> aead.apply(1), 1, r -> { }));
+    WriteAheadLog.deleteBefore(dir, 3);
+    assertEquals(List.of(7), replayedFrom(1));
+  }
+
+  @Test
   void offLogsNothing() {
     try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.OFF, 1)) {
       assertEquals(0, log.append(write(1)));
