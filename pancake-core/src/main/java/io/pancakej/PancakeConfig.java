@@ -7,8 +7,7 @@ import java.util.Properties;
 
 import io.pancakej.crypto.EpochAead;
 import io.pancakej.distribution.DistributionFile;
-import io.pancakej.state.StateDirectory;
-import io.pancakej.state.WriteAheadLog;
+import io.pancakej.smoothing.Engine;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
 
@@ -107,7 +106,7 @@ public final class PancakeConfig {
   private final Long seed;
   private final long aeadEpochBudget;
   private final boolean adapt;
-  private final WriteAheadLog.Sync walSync;
+  private final WalSync walSync;
   private final int windowSize;
   private final int firstWindow;
   private final double confidence;
@@ -197,7 +196,7 @@ public final class PancakeConfig {
     b.adapt(Stores.booleanProperty(props, ADAPT_PROPERTY, true));
     String wal = props.getProperty(WAL_SYNC_PROPERTY);
     if (wal != null && !wal.isBlank()) {
-      b.walSync(WriteAheadLog.Sync.parse(wal));
+      b.walSync(WalSync.parse(wal));
     }
     b.windowSize(Stores.intProperty(props, WINDOW_PROPERTY, DEFAULT_WINDOW));
     b.firstWindow(Stores.intProperty(props, FIRST_WINDOW_PROPERTY, DEFAULT_FIRST_WINDOW));
@@ -298,7 +297,7 @@ public final class PancakeConfig {
   }
 
   /** How the write-ahead log reaches the disk. */
-  public WriteAheadLog.Sync walSync() {
+  public WalSync walSync() {
     return walSync;
   }
 
@@ -350,7 +349,7 @@ public final class PancakeConfig {
       return store;
     }
     Properties props = storeProperties != null ? storeProperties : new Properties();
-    Stores.checkStoreOutlivesState(props, stateDir, StateDirectory.exists(stateDir));
+    Stores.checkStoreOutlivesState(props, stateDir, Engine.stateExists(stateDir));
     return Stores.open(props);
   }
 
@@ -380,7 +379,7 @@ public final class PancakeConfig {
     private Long seed;
     private long aeadEpochBudget = EpochAead.DEFAULT_BUDGET;
     private boolean adapt = true;
-    private WriteAheadLog.Sync walSync = WriteAheadLog.Sync.WRITE;
+    private WalSync walSync = WalSync.WRITE;
     private int windowSize = DEFAULT_WINDOW;
     private int firstWindow = DEFAULT_FIRST_WINDOW;
     private double confidence = DEFAULT_CONFIDENCE;
@@ -498,7 +497,7 @@ public final class PancakeConfig {
     }
 
     /** Write-ahead log policy (default {@code WRITE}: acknowledged writes survive a killed process). */
-    public Builder walSync(WriteAheadLog.Sync sync) {
+    public Builder walSync(WalSync sync) {
       this.walSync = Objects.requireNonNull(sync, WAL_SYNC_PROPERTY);
       return this;
     }

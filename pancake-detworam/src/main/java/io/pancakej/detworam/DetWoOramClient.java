@@ -20,6 +20,7 @@ import io.pancakej.StateException;
 import io.pancakej.StoreException;
 import io.pancakej.ValueTooLargeException;
 import io.pancakej.crypto.Aead;
+import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
@@ -105,9 +106,9 @@ public final class DetWoOramClient implements KvClient {
       }
       master = MasterKey.loadOrCreate(keyFile);
     }
-    Aead blockAead = new Aead(master.derive("pancake-j detworam blocks v1"));
-    Labels labels = new Labels(master.derive(Labels.PURPOSE));
-    this.stateAead = new Aead(master.derive(StateFile.KEY_PURPOSE));
+    Aead blockAead = new Aead(master.derive(KeyPurposes.DETWORAM_BLOCKS));
+    Labels labels = new Labels(master.derive(KeyPurposes.DETWORAM_LABELS));
+    this.stateAead = new Aead(master.derive(KeyPurposes.DETWORAM_STATE));
     if (exists) {
       StateFile.Snapshot s = StateFile.read(b.stateDir, stateAead);
       if (!s.store().equals(storeName)) {
@@ -382,8 +383,8 @@ public final class DetWoOramClient implements KvClient {
 
   /** Reads the saved state of {@code stateDir} (the client must be closed) with {@code masterKey}. */
   public static LabelOwners labelOwners(Path stateDir, MasterKey masterKey) {
-    StateFile.Snapshot s = StateFile.read(stateDir, new Aead(masterKey.derive(StateFile.KEY_PURPOSE)));
-    Labels labels = new Labels(masterKey.derive(Labels.PURPOSE));
+    StateFile.Snapshot s = StateFile.read(stateDir, new Aead(masterKey.derive(KeyPurposes.DETWORAM_STATE)));
+    Labels labels = new Labels(masterKey.derive(KeyPurposes.DETWORAM_LABELS));
     PositionMap m = s.map();
     List<byte[]> all = new ArrayList<>(m.capacity + s.holdingSlots());
     List<byte[]> keys = new ArrayList<>(m.capacity + s.holdingSlots());

@@ -24,6 +24,7 @@ import io.pancakej.PancakeConfig;
 import io.pancakej.StateException;
 import io.pancakej.ValueTooLargeException;
 import io.pancakej.crypto.Aead;
+import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
@@ -113,8 +114,8 @@ public final class PathOramClient implements KvClient {
       }
       master = MasterKey.loadOrCreate(keyFile);
     }
-    Aead blockAead = new Aead(master.derive("pancake-j pathoram buckets v1"));
-    this.stateAead = new Aead(master.derive(StateFile.KEY_PURPOSE));
+    Aead blockAead = new Aead(master.derive(KeyPurposes.PATHORAM_BUCKETS));
+    this.stateAead = new Aead(master.derive(KeyPurposes.PATHORAM_STATE));
     if (exists) {
       StateFile.Snapshot s = StateFile.read(b.stateDir, stateAead);
       if (!s.store().equals(storeName)) {
