@@ -1,8 +1,11 @@
 package io.pancakej;
 
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
+import io.pancakej.crypto.MasterKey;
 import io.pancakej.smoothing.Engine;
 
 /**
@@ -36,6 +39,26 @@ public final class PancakeClient implements KvClient {
   /** Opens (or creates) the proxy state in the configured directory and connects to the store. */
   public static PancakeClient open(PancakeConfig config) {
     return new PancakeClient(Engine.open(config));
+  }
+
+  /**
+   * Every replica label of a state ({@code labels}, in replica slot order) and the key that owns
+   * each ({@code keys}, same order; null for dummy replicas and unbound key slots): what an
+   * experimenter needs to score a frequency-analysis attack on the store's trace, and what the
+   * store must never learn. For audits and tests, not for serving.
+   */
+  public record LabelOwners(List<byte[]> labels, List<byte[]> keys) {}
+
+  /**
+   * The label owners of the state in {@code stateDir}, sealed under {@code masterKey}, as a reopen
+   * would see it (the checkpoint and the write-ahead log after it). Read-only; takes the state
+   * directory's lock, so no client may have the state open.
+   *
+   * @throws StateException if there is no state, it is damaged or in use
+   * @throws IntegrityException if {@code masterKey} is not the state's
+   */
+  public static LabelOwners labelOwners(Path stateDir, MasterKey masterKey) {
+    return Engine.labelOwners(stateDir, masterKey);
   }
 
   @Override

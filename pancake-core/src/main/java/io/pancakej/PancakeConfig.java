@@ -11,7 +11,6 @@ import io.pancakej.crypto.EpochAead;
 import io.pancakej.distribution.DistributionFile;
 import io.pancakej.scheme.SchemeBuilder;
 import io.pancakej.scheme.SchemeSettings;
-import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
 
@@ -113,7 +112,7 @@ public final class PancakeConfig {
   private final Long seed;
   private final long aeadEpochBudget;
   private final boolean adapt;
-  private final WriteAheadLog.Sync walSync;
+  private final WalSync walSync;
   private final int windowSize;
   private final int firstWindow;
   private final double confidence;
@@ -246,7 +245,7 @@ public final class PancakeConfig {
   }
 
   /** How the write-ahead log reaches the disk. */
-  public WriteAheadLog.Sync walSync() {
+  public WalSync walSync() {
     return walSync;
   }
 
@@ -324,7 +323,7 @@ public final class PancakeConfig {
     private Long seed;
     private long aeadEpochBudget = EpochAead.DEFAULT_BUDGET;
     private boolean adapt = true;
-    private WriteAheadLog.Sync walSync = WriteAheadLog.Sync.WRITE;
+    private WalSync walSync = WalSync.WRITE;
     private int windowSize = DEFAULT_WINDOW;
     private int firstWindow = DEFAULT_FIRST_WINDOW;
     private double confidence = DEFAULT_CONFIDENCE;
@@ -356,7 +355,7 @@ public final class PancakeConfig {
           checkpointInterval.toNanos() / 1e9, 0.01, 86_400);
       checkpointInterval(java.time.Duration.ofNanos((long) (interval * 1e9)));
       adapt(PropertyReader.bool(props, ADAPT_PROPERTY, adapt));
-      walSync(PropertyReader.enumValue(props, WAL_SYNC_PROPERTY, WriteAheadLog.Sync.class, walSync));
+      walSync(PropertyReader.enumValue(props, WAL_SYNC_PROPERTY, WalSync.class, walSync));
       windowSize(PropertyReader.intValue(props, WINDOW_PROPERTY, windowSize));
       firstWindow(PropertyReader.intValue(props, FIRST_WINDOW_PROPERTY, firstWindow));
       detectionConfidence(PropertyReader.doubleValue(props, CONFIDENCE_PROPERTY, confidence));
@@ -436,7 +435,7 @@ public final class PancakeConfig {
     }
 
     /** Write-ahead log policy (default {@code WRITE}: acknowledged writes survive a killed process). */
-    public Builder walSync(WriteAheadLog.Sync sync) {
+    public Builder walSync(WalSync sync) {
       this.walSync = Objects.requireNonNull(sync, WAL_SYNC_PROPERTY);
       return this;
     }

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.pancakej.state.StateDirectory;
 import io.pancakej.store.RocksDbStore;
 import io.pancakej.store.Stores;
 
@@ -109,7 +108,7 @@ class PancakeBadInputTest {
 
   @Test
   void capacityOtherThanTheStates_failsNamingBothValues_whileYcsbsRecordCountIsOnlyADefault() throws IOException {
-    Path file = state.resolve(StateDirectory.STATE_FILE);
+    Path file = state.resolve("state.bin");
     byte[] sealed = Files.readAllBytes(file);
     ConfigException e = assertThrows(ConfigException.class,
         () -> PancakeClient.open(config(state, store).capacity(60).build()));
@@ -136,7 +135,7 @@ class PancakeBadInputTest {
 
   @Test
   void corruptedStateFile_failsNamingTheFile_andIsNotOverwritten() throws IOException {
-    Path file = state.resolve(StateDirectory.STATE_FILE);
+    Path file = state.resolve("state.bin");
     byte[] original = Files.readAllBytes(file);
     for (int position : new int[] {0, original.length / 2, original.length - 1}) {
       byte[] bad = original.clone();
@@ -155,7 +154,7 @@ class PancakeBadInputTest {
 
   @Test
   void truncatedStateFile_failsSayingSo_andIsNotOverwritten() throws IOException {
-    Path file = state.resolve(StateDirectory.STATE_FILE);
+    Path file = state.resolve("state.bin");
     byte[] original = Files.readAllBytes(file);
     for (int length : new int[] {0, 5, original.length / 2, original.length - 1}) {
       byte[] cut = java.util.Arrays.copyOf(original, length);
@@ -195,7 +194,7 @@ class PancakeBadInputTest {
     // a copy of the state directory is opened against a store the copy was never loaded into
     Path copy = dir.resolve("state-copy");
     Files.createDirectories(copy);
-    Files.copy(state.resolve(StateDirectory.STATE_FILE), copy.resolve(StateDirectory.STATE_FILE));
+    Files.copy(state.resolve("state.bin"), copy.resolve("state.bin"));
     Files.copy(state.resolve("master.key"), copy.resolve("master.key"));
     Path emptyStore = dir.resolve("empty-rocksdb");
     PancakeException e = assertThrows(PancakeException.class, () -> PancakeClient.open(config(copy, emptyStore).build()));

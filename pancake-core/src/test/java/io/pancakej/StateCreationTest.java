@@ -32,7 +32,6 @@ import org.rocksdb.RocksIterator;
 
 import io.pancakej.baseline.EncryptedClient;
 import io.pancakej.crypto.MasterKey;
-import io.pancakej.state.StateDirectory;
 import io.pancakej.store.ForwardingStore;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.RedisStore;
@@ -157,7 +156,7 @@ class StateCreationTest {
     try (Stream<Path> s = Files.list(stateDir)) {
       for (Path f : s.collect(Collectors.toList())) {
         String name = f.getFileName().toString();
-        if (name.equals(StateDirectory.STATE_FILE) || name.startsWith("wal.")) {
+        if (name.equals("state.bin") || name.startsWith("wal.")) {
           Files.move(f, backup.resolve(name));
         }
       }
@@ -255,7 +254,7 @@ class StateCreationTest {
     assertThrows(StoreException.class, () -> PancakeClient.open(
         PancakeConfig.builder().stateDir(state).capacity(400).store(failing).build()));
     assertTrue(Files.exists(state.resolve("master.key")), "the key the written replicas are sealed under is kept");
-    assertFalse(StateDirectory.exists(state));
+    assertFalse(Files.isRegularFile(state.resolve("state.bin")));
 
     StateException e = assertThrows(StateException.class, () -> PancakeClient.open(
         PancakeConfig.builder().stateDir(state).capacity(400).store(RocksDbStore.open(store, 8)).build()));

@@ -3,10 +3,12 @@ package io.pancakej.crypto;
 import java.util.HexFormat;
 
 /**
- * Every purpose this module derives a key for from the {@link MasterKey} ({@link MasterKey#derive}),
- * in one place: no two coincide, and changing one changes what existing states and stores can be
- * read with. The PANCAKE state's value and write-ahead log keys are bound to its random state id, so
- * a state created again under the same key file never reuses one.
+ * Every purpose a PANCAKE-J scheme derives a key for from the {@link MasterKey}
+ * ({@link MasterKey#derive}), in one place -- PANCAKE's, the baselines', Path ORAM's and
+ * DetWoORAM's, since one key file may serve several schemes: no two coincide, and changing one
+ * changes what existing states and stores can be read with. The PANCAKE state's value and
+ * write-ahead log keys are bound to its random state id, so a state created again under the same
+ * key file never reuses one.
  */
 public final class KeyPurposes {
   /** PANCAKE replica and canary labels (HMAC-SHA256 PRF). */
@@ -21,6 +23,16 @@ public final class KeyPurposes {
   public static final String ENCRYPTED_VALUES = "pancake-j encrypted value v1";
   /** {@link MasterKey#fingerprint}. */
   public static final String FINGERPRINT = "pancake-j key fingerprint v1";
+  /** Path ORAM's bucket seals. */
+  public static final String PATHORAM_BUCKETS = "pancake-j pathoram buckets v1";
+  /** Path ORAM's state file. */
+  public static final String PATHORAM_STATE = "pancake-j pathoram state v1";
+  /** DetWoORAM's block seals. */
+  public static final String DETWORAM_BLOCKS = "pancake-j detworam blocks v1";
+  /** DetWoORAM's block labels (PRF). */
+  public static final String DETWORAM_LABELS = "pancake-j detworam labels v1";
+  /** DetWoORAM's state file. */
+  public static final String DETWORAM_STATE = "pancake-j detworam state v1";
 
   private KeyPurposes() {}
 

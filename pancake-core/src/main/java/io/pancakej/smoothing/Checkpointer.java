@@ -10,8 +10,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.pancakej.StateException;
-import io.pancakej.state.ProxyState;
-import io.pancakej.state.WriteAheadLog;
+import io.pancakej.WalSync;
 
 /**
  * Saves the {@link Proxy}'s state: on its own thread every {@code pancake.checkpoint.interval}, at
@@ -130,7 +129,7 @@ final class Checkpointer implements AutoCloseable {
    */
   private void checkpointUnlessCurrent() {
     Phase phase = proxy.phase;
-    if (proxy.wal.sync() == WriteAheadLog.Sync.OFF || proxy.wal.size() > 0 || phase != savedPhase
+    if (proxy.wal.sync() == WalSync.OFF || proxy.wal.size() > 0 || phase != savedPhase
         || !(phase instanceof Phase.Steady)) {
       checkpoint();
     }

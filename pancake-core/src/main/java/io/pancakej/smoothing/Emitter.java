@@ -9,7 +9,7 @@ import java.util.function.LongSupplier;
  * Sends ticks on the clock. Tick times lie on one global grid: every level's period divides the
  * floor's (levels are the floor times powers of two), so all grids share the origin taken when
  * the emitter starts, and a level change never re-anchors it. A tick that cannot start on its grid
- * point (the thread woke late, or the previous tick ran past it) waits for the next point: a call
+ * point (the thread woke late, or the tick before ran past it) waits for the next point: a call
  * leaves only at a grid point, whatever the ticks before it served, wrote or cost. Requests wait
  * in the queue for the next tick. The level moves once per window from the number of requests
  * that arrived and how busy the emitter was ({@link EmissionRate}): when it cannot keep up, the
@@ -67,7 +67,7 @@ final class Emitter implements AutoCloseable {
         break;
       }
       try {
-        runner.tick(rate.batchesPerTick());
+        runner.send(rate.batchesPerTick());
       } catch (Throwable e) {
         // the requests it served have been failed with this error; keep the schedule
       }
@@ -107,7 +107,7 @@ final class Emitter implements AutoCloseable {
   private static final long MAX_OVERSLEEP = TimeUnit.MILLISECONDS.toNanos(1);
   private long oversleep = TimeUnit.MICROSECONDS.toNanos(100);
 
-  /** Stops the clock and waits for the tick in flight; the write-back it owes is sent by the caller. */
+  /** Stops the clock and waits for the call in flight; the write-backs still owed are sent by the caller ({@link TickRunner#flush}). */
   @Override
   public void close() {
     running = false;

@@ -1,8 +1,12 @@
 package io.pancakej.smoothing;
 
+import java.nio.file.Path;
+
 import io.pancakej.KvClient;
+import io.pancakej.PancakeClient;
 import io.pancakej.PancakeConfig;
 import io.pancakej.PancakeStats;
+import io.pancakej.crypto.MasterKey;
 
 /**
  * What {@link io.pancakej.PancakeClient} reaches of the engine, and the only public type of this
@@ -13,6 +17,11 @@ public interface Engine extends KvClient {
   /** Opens (or creates) the proxy state in the configured directory and connects to the store. */
   static Engine open(PancakeConfig config) {
     return Proxy.open(config);
+  }
+
+  /** See {@link PancakeClient#labelOwners}. */
+  static PancakeClient.LabelOwners labelOwners(Path stateDir, MasterKey masterKey) {
+    return SavedLabels.read(stateDir, masterKey);
   }
 
   /** A snapshot of the engine's counters. */

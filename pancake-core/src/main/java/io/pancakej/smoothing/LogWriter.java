@@ -1,6 +1,5 @@
 package io.pancakej.smoothing;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -8,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
 import io.pancakej.PancakeException;
-import io.pancakej.state.WriteAheadLog;
+import io.pancakej.WalSync;
 
 /**
  * Appends write records to the write-ahead log on its own thread, so that the emitter's store
@@ -65,7 +64,7 @@ final class LogWriter implements AutoCloseable {
   void write(int slot, byte[] value, LogTicket ticket) {
     // called inside the key's UpdateCache critical section: a failure is settled on the log
     // thread (the queue fails it), where reverting the key cannot re-enter that section
-    if (wal.sync() == WriteAheadLog.Sync.OFF) {
+    if (wal.sync() == WalSync.OFF) {
       ticket.durable(); // nothing is logged: durable means "as durable as configured"
     } else {
       tasks.add(new Write(slot, value, ticket));
@@ -116,7 +115,7 @@ final class LogWriter implements AutoCloseable {
             continue;
           }
           try {
-            position = wal.append(WriteAheadLog.WRITE, payload(w.slot(), w.value()));
+            position = wal.append(new LogRecord.Write(w.slot(), w.value()));
             appended.add(w);
           } catch (RuntimeException e) {
             settle(position, appended); // the records before it did reach the log
@@ -167,16 +166,6 @@ final class LogWriter implements AutoCloseable {
       w.fail(failure, revert); // in log order: an earlier value is settled before a later one reverts to it
     }
     appended.clear();
-  }
-
-  /** A WRITE record's payload: slot, present flag, value. */
-  static byte[] payload(int slot, byte[] value) {
-    int length = value == null ? 0 : value.length;
-    ByteBuffer b = ByteBuffer.allocate(5 + length).putInt(slot).put((byte) (value == null ? 0 : 1));
-    if (value != null) {
-      b.put(value);
-    }
-    return b.array();
   }
 
   /** Appends what is queued, then stops the thread. */

@@ -13,8 +13,6 @@ import io.pancakej.PancakeConfig;
 import io.pancakej.ValueTooLargeException;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.distribution.DistributionFile;
-import io.pancakej.state.StateDirectory;
-import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.KvStore;
 
 /**

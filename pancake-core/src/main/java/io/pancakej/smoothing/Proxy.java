@@ -1,6 +1,5 @@
 package io.pancakej.smoothing;
 
-import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -16,13 +15,11 @@ import io.pancakej.PancakeConfig;
 import io.pancakej.PancakeException;
 import io.pancakej.PancakeStats;
 import io.pancakej.crypto.Aead;
+import io.pancakej.crypto.CipherWarmup;
 import io.pancakej.crypto.CtrDrbg;
 import io.pancakej.crypto.EpochAead;
 import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.crypto.MasterKey;
-import io.pancakej.state.ProxyState;
-import io.pancakej.state.StateDirectory;
-import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.KvStore;
 
 /**
@@ -55,6 +52,7 @@ final class Proxy implements Engine {
   volatile Phase phase;
   final ThreadLocal<RandomGenerator> random;
   final int batchSize;
+  private final int valueBytes;
   final String storeDescription;
   final byte[] stateId;
   final AtomicLong versions = new AtomicLong();
@@ -87,12 +85,12 @@ final class Proxy implements Engine {
     this.keys = new KeyTable(keyOfSlot, freeOrder, nextFree, new KeyTable.Listener() {
       @Override
       public void bound(int slot, byte[] key) {
-        wal.append(WriteAheadLog.BIND, ByteBuffer.allocate(4 + key.length).putInt(slot).put(key).array());
+        wal.append(new LogRecord.Bind(slot, key));
       }
 
       @Override
       public void freed(int slot) {
-        wal.append(WriteAheadLog.FREE, ByteBuffer.allocate(4).putInt(slot).array());
+        wal.append(new LogRecord.Free(slot));
         cache.forgetDeleted(slot);
         transitions.freed(slot);
       }
@@ -102,6 +100,7 @@ final class Proxy implements Engine {
         daemon("pancake-log"));
     this.stateId = stateId;
     this.batchSize = config.batchSize();
+    this.valueBytes = config.valueSize();
     this.storeDescription = store.describe();
     this.random = randomSource(config.seed());
     this.emitter = new Emitter(runner, new EmissionRate(config.pacerRate(), config.tickRateMax(),
@@ -144,7 +143,7 @@ final class Proxy implements Engine {
   }
 
   /**
-   * The value cipher. Epoch e's key is HKDF(master, "pancake-j value aead v2 <state id> epoch e"):
+   * The value cipher. Epoch e's key is derived for {@link KeyPurposes#pancakeValues}(state id, e):
    * bound to the state, so a state re-created under the same key file never reuses a key. It
    * resumes from the later of the epoch file (the ledger, written before every reservation and
    * epoch change) and the checkpoint's record, counting reserved encryptions as used: after a crash
@@ -187,6 +186,7 @@ final class Proxy implements Engine {
 
   /** Starts what {@link #close} stops: the log writer, pending swaps, the clock, the estimator, checkpoints. */
   void start() {
+    CipherWarmup.ensure(valueBytes); // ticks at compiled crypto speed from the first (once per JVM)
     log.start();
     transitions.finishBeforeServing();
     emitter.start();

@@ -11,8 +11,6 @@ import io.pancakej.ConfigException;
 import io.pancakej.PancakeConfig;
 import io.pancakej.StateException;
 import io.pancakej.crypto.MasterKey;
-import io.pancakej.state.ProxyState;
-import io.pancakej.state.StateDirectory;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
 

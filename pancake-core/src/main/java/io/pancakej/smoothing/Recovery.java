@@ -1,6 +1,5 @@
 package io.pancakej.smoothing;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -16,9 +15,6 @@ import io.pancakej.PancakeConfig;
 import io.pancakej.StateException;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.distribution.DistributionFile;
-import io.pancakej.state.ProxyState;
-import io.pancakej.state.StateDirectory;
-import io.pancakej.state.WriteAheadLog;
 import io.pancakej.store.KvStore;
 
 /**
@@ -112,33 +108,19 @@ final class Recovery {
     boolean logWasEmpty = WriteAheadLog.isEmpty(dir.path(), s.walSequence());
     Set<Integer> rebound = new HashSet<>();
     long last = WriteAheadLog.replay(dir.path(), Proxy.walKeys(key, s.stateId()), s.walSequence(), rec -> {
-      ByteBuffer b = rec.payload();
-      int slot = b.getInt();
+      int slot = rec.slot();
       if (slot < 0 || slot >= keyOfSlot.length) {
         throw new StateException("write-ahead log names key slot " + slot + ", outside the capacity");
       }
-      switch (rec.type()) {
-        case WriteAheadLog.BIND: {
-          byte[] k = new byte[b.remaining()];
-          b.get(k);
-          keyOfSlot[slot] = k;
-          rebound.add(slot);
-          break;
-        }
-        case WriteAheadLog.WRITE: {
-          boolean present = b.get() == 1;
-          byte[] v = new byte[b.remaining()];
-          b.get(v);
-          // no replica is known to hold it: every replica gets it again
-          pending.put(slot, new ProxyState.PendingEntry(slot, present ? v : null, new long[0]));
-          break;
-        }
-        case WriteAheadLog.FREE:
-          keyOfSlot[slot] = null;
-          pending.remove(slot);
-          break;
-        default:
-          throw new StateException("write-ahead log holds an unknown record type " + rec.type());
+      if (rec instanceof LogRecord.Bind b) {
+        keyOfSlot[slot] = b.key();
+        rebound.add(slot);
+      } else if (rec instanceof LogRecord.Write w) {
+        // no replica is known to hold it: every replica gets it again
+        pending.put(slot, new ProxyState.PendingEntry(slot, w.value(), new long[0]));
+      } else {
+        keyOfSlot[slot] = null; // LogRecord.Free
+        pending.remove(slot);
       }
     });
     Recovered r = new Recovered();

@@ -141,7 +141,7 @@ final class Requests {
       }
       throw new PancakeException("the PANCAKE client is closed");
     }
-    if (proxy.emitter.isEmitterThread()) {
+    if (proxy.emitter.isEmitterThread() || proxy.runner.isServingThread()) {
       if (keySlot >= 0) {
         proxy.keys.release(keySlot);
       }

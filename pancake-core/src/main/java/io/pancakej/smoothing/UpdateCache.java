@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 
-import io.pancakej.state.ProxyState.PendingEntry;
+import io.pancakej.smoothing.ProxyState.PendingEntry;
 
 /**
  * PANCAKE's UpdateCache (paper section 4.2, "Supporting writes"): for each key written since its

@@ -17,8 +17,12 @@ import io.pancakej.crypto.Aead;
 /**
  * A state file that is a plaintext magic followed by one AES-GCM seal (the magic as associated
  * data), replaced atomically and durably: the framing the Path ORAM and DetWoORAM clients share
- * (the proxy's own state file adds a key fingerprint, see {@link StateDirectory}). Errors name the
- * file and what it was meant to be ({@code what}, e.g. "Path ORAM").
+ * (the PANCAKE proxy's own state files add a key fingerprint or a state id, and use only
+ * {@link #replace}). Errors name the file and what it was meant to be ({@code what}, e.g. "Path
+ * ORAM").
+ *
+ * <p>Internal: public only because those clients and the proxy live in other packages and modules;
+ * not an API of its own.
  */
 public final class SealedFile {
   private SealedFile() {}
@@ -61,7 +65,7 @@ public final class SealedFile {
    * durably: temporary file, fsync, rename, directory fsync (best effort: some file systems cannot
    * fsync a directory; the rename is still atomic).
    */
-  static void replace(Path dir, String name, ByteBuffer content) throws IOException {
+  public static void replace(Path dir, String name, ByteBuffer content) throws IOException {
     Path tmp = dir.resolve(name + ".tmp");
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING)) {

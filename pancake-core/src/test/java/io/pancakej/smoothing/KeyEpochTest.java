@@ -28,8 +28,6 @@ import io.pancakej.StateException;
 import io.pancakej.StoreException;
 import io.pancakej.crypto.EpochAead;
 import io.pancakej.crypto.MasterKey;
-import io.pancakej.state.ProxyState;
-import io.pancakej.state.StateDirectory;
 import io.pancakej.store.ForwardingStore;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.MemoryStore;

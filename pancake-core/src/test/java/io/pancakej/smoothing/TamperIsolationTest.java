@@ -72,9 +72,16 @@ class TamperIsolationTest {
         dummy = plan.ownerOf[r] == ReplicaPlan.DUMMY ? r : -1;
       }
       assertTrue(dummy >= 0, "a uniform plan over n keys has n dummies");
-      byte[] flipped = flipByte(raw, victimLabel);
-      flipByte(raw, proxy.label(dummy));
-      raw.multiDelete(List.of(lostLabel));
+      byte[][] flippedHolder = new byte[1][];
+      int dummySlot = dummy;
+      // between two ticks with no write-back owed: a write-back of a read from before the damage
+      // would otherwise overwrite it with a good ciphertext
+      proxy.runner.exclusive(() -> {
+        flippedHolder[0] = flipByte(raw, victimLabel);
+        flipByte(raw, proxy.label(dummySlot));
+        raw.multiDelete(List.of(lostLabel));
+      });
+      byte[] flipped = flippedHolder[0];
 
       // unrelated requests: their batches' fake accesses land on the damaged labels, and none fails
       store.recording = true;
@@ -132,7 +139,8 @@ class TamperIsolationTest {
         proxy.put(key(i), value(i, "a"));
       }
       ProxyCorrectnessTest.quiesce(proxy);
-      flipByte(store, proxy.label(proxy.plan().replica(proxy.slotOf(key(0)), 0)));
+      byte[] label = proxy.label(proxy.plan().replica(proxy.slotOf(key(0)), 0));
+      proxy.runner.exclusive(() -> flipByte(store, label)); // no write-back of an earlier read owed
     }
     Path dist = dir.resolve("hot.dist");
     java.util.Map<String, Double> weights = new java.util.LinkedHashMap<>();

@@ -19,6 +19,7 @@ import io.pancakej.StoreException;
 import io.pancakej.config.Limits;
 import io.pancakej.config.PropertyReader;
 import io.pancakej.crypto.Aead;
+import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.scheme.SchemeBuilder;
 import io.pancakej.scheme.SchemeSettings;
@@ -98,9 +99,9 @@ public final class DetWoOramClient implements KvClient {
     // a new store writes every block over what the store holds: refused unless it is empty, before a key file is created
     Integer newCapacity = exists ? null : settings.checkCanCreate(stateFile);
     MasterKey master = settings.masterKey(b.masterKey, stateFile, exists);
-    Aead blockAead = new Aead(master.derive("pancake-j detworam blocks v1"));
-    Labels labels = new Labels(master.derive(Labels.PURPOSE));
-    this.stateAead = new Aead(master.derive(StateFile.KEY_PURPOSE));
+    Aead blockAead = new Aead(master.derive(KeyPurposes.DETWORAM_BLOCKS));
+    Labels labels = new Labels(master.derive(KeyPurposes.DETWORAM_LABELS));
+    this.stateAead = new Aead(master.derive(KeyPurposes.DETWORAM_STATE));
     if (exists) {
       StateFile.Snapshot s = StateFile.read(stateDir, stateAead);
       settings.checkStore(s.store());
@@ -300,8 +301,8 @@ public final class DetWoOramClient implements KvClient {
 
   /** Reads the saved state of {@code stateDir} (the client must be closed) with {@code masterKey}. */
   public static LabelOwners labelOwners(Path stateDir, MasterKey masterKey) {
-    StateFile.Snapshot s = StateFile.read(stateDir, new Aead(masterKey.derive(StateFile.KEY_PURPOSE)));
-    Labels labels = new Labels(masterKey.derive(Labels.PURPOSE));
+    StateFile.Snapshot s = StateFile.read(stateDir, new Aead(masterKey.derive(KeyPurposes.DETWORAM_STATE)));
+    Labels labels = new Labels(masterKey.derive(KeyPurposes.DETWORAM_LABELS));
     PositionMap m = s.map();
     List<byte[]> all = new ArrayList<>(m.capacity + s.holdingSlots());
     List<byte[]> keys = new ArrayList<>(m.capacity + s.holdingSlots());

@@ -10,7 +10,6 @@ import io.pancakej.crypto.Prf;
  * the same random-looking 16-byte form as the other schemes' and binds them to this master key.
  */
 final class Labels {
-  static final String PURPOSE = "pancake-j detworam labels v1";
   static final byte MAIN = 0;
   static final byte HOLDING = 1;
   static final int BYTES = 16;

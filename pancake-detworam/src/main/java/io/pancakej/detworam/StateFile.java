@@ -25,7 +25,6 @@ import io.pancakej.state.SealedFile;
  */
 final class StateFile {
   static final String FILE_NAME = "detworam.state";
-  static final String KEY_PURPOSE = "pancake-j detworam state v1";
   private static final byte[] MAGIC = "PJDWORM1".getBytes(StandardCharsets.US_ASCII);
   private static final int FORMAT = 1;
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.pancakej.IntegrityException;
+import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.store.MemoryStore;
 
 /** What the store holds: fixed-size, freshly randomized, position-bound and fresh ciphertexts. */
@@ -24,7 +25,7 @@ class CiphertextTest {
 
   private final MemoryStore memory = new MemoryStore();
   private final RecordingStore store = new RecordingStore(memory);
-  private final Labels labels = new Labels(DetWoOramClientTest.MASTER.derive(Labels.PURPOSE));
+  private final Labels labels = new Labels(DetWoOramClientTest.MASTER.derive(KeyPurposes.DETWORAM_LABELS));
 
   @Test
   void everyBlockWritten_hasTheSameLength_andTheStoreHoldsExactlyNPlusMEntries() {

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.pancakej.CapacityException;
 import io.pancakej.ConfigException;
 import io.pancakej.ValueTooLargeException;
+import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.store.MemoryStore;
 
@@ -194,7 +195,7 @@ class DetWoOramClientTest {
   @Test
   void operationsOnAbsentKeys_readOneMainBlock_andWriteNothing() {
     RecordingStore store = new RecordingStore(new MemoryStore());
-    Labels labels = new Labels(MASTER.derive(Labels.PURPOSE));
+    Labels labels = new Labels(MASTER.derive(KeyPurposes.DETWORAM_LABELS));
     java.util.Set<ByteBuffer> mainLabels = new java.util.HashSet<>();
     for (int i = 0; i < 16; i++) {
       mainLabels.add(ByteBuffer.wrap(labels.main(i)));

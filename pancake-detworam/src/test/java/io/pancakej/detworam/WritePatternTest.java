@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.pancakej.crypto.Aead;
+import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.store.MemoryStore;
 
 /**
@@ -97,7 +98,7 @@ class WritePatternTest {
 
   private void checkSchedule(List<RecordingStore.Op> puts, int holding) {
     Schedule schedule = new Schedule(KEYS, holding);
-    Labels labels = new Labels(DetWoOramClientTest.MASTER.derive(Labels.PURPOSE));
+    Labels labels = new Labels(DetWoOramClientTest.MASTER.derive(KeyPurposes.DETWORAM_LABELS));
     assertEquals(WRITES, puts.size(), "one multi-put per logical write");
     for (int s = 0; s < WRITES; s++) {
       List<byte[]> got = puts.get(s).labels();
@@ -114,7 +115,7 @@ class WritePatternTest {
    * fails if a holding slot is overwritten while it is some block's newest copy.
    */
   private void checkNoCurrentCopyIsOverwritten(List<RecordingStore.Op> puts, int holding) {
-    BlockCodec codec = new BlockCodec(new Aead(DetWoOramClientTest.MASTER.derive("pancake-j detworam blocks v1")),
+    BlockCodec codec = new BlockCodec(new Aead(DetWoOramClientTest.MASTER.derive(KeyPurposes.DETWORAM_BLOCKS)),
         DetWoOramClientTest.KEY_SIZE, DetWoOramClientTest.VALUE_SIZE);
     int[] holderOf = new int[holding];
     Arrays.fill(holderOf, -1);

@@ -24,6 +24,7 @@ import io.pancakej.PancakeConfig;
 import io.pancakej.config.Limits;
 import io.pancakej.config.PropertyReader;
 import io.pancakej.crypto.Aead;
+import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.scheme.SchemeBuilder;
 import io.pancakej.scheme.SchemeSettings;
@@ -107,8 +108,8 @@ public final class PathOramClient implements KvClient {
     // a new tree writes every bucket over what the store holds: refused unless it is empty, before a key file is created
     Integer newCapacity = exists ? null : settings.checkCanCreate(stateFile);
     MasterKey master = settings.masterKey(b.masterKey, stateFile, exists);
-    Aead blockAead = new Aead(master.derive("pancake-j pathoram buckets v1"));
-    this.stateAead = new Aead(master.derive(StateFile.KEY_PURPOSE));
+    Aead blockAead = new Aead(master.derive(KeyPurposes.PATHORAM_BUCKETS));
+    this.stateAead = new Aead(master.derive(KeyPurposes.PATHORAM_STATE));
     if (exists) {
       StateFile.Snapshot s = StateFile.read(stateDir, stateAead);
       settings.checkStore(s.store());

@@ -24,7 +24,6 @@ import io.pancakej.state.SealedFile;
  */
 final class StateFile {
   static final String FILE_NAME = "pathoram.state";
-  static final String KEY_PURPOSE = "pancake-j pathoram state v1";
   private static final byte[] MAGIC = "PJPORAM1".getBytes(StandardCharsets.US_ASCII);
   private static final int FORMAT = 1;
 

@@ -1,24 +1,21 @@
 package io.pancakej.bench;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 import io.pancakej.ConfigException;
+import io.pancakej.PancakeClient;
 import io.pancakej.baseline.EncryptedClient;
-import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.detworam.DetWoOramClient;
-import io.pancakej.crypto.Prf;
-import io.pancakej.state.ProxyState;
-import io.pancakej.state.StateDirectory;
 
 /**
  * Which store label belongs to which key: the experimenter's knowledge (never the adversary's),
@@ -85,44 +82,33 @@ record GroundTruth(Set<String> labels, Map<String, String> owner) {
       throw new ConfigException("scheme detworam needs --state-dir");
     }
     DetWoOramClient.LabelOwners owners = DetWoOramClient.labelOwners(stateDir, masterKey);
-    Set<String> labels = new LinkedHashSet<>();
-    Map<String, String> owner = new HashMap<>();
-    for (int i = 0; i < owners.labels().size(); i++) {
-      String label = HEX.formatHex(owners.labels().get(i));
-      labels.add(label);
-      byte[] key = owners.keys().get(i);
-      if (key != null) {
-        owner.put(label, new String(key, StandardCharsets.UTF_8));
-      }
-    }
-    return new GroundTruth(labels, owner);
+    return fromOwners(owners.labels(), owners.keys());
   }
 
   /**
-   * Every replica slot's label from the sealed proxy state; a key owns the labels of its replica
-   * slots, dummies and unused key slots own none.
+   * Every replica slot's label of a closed PANCAKE state; a key owns the labels of its replica
+   * slots, dummies and unused key slots own none ({@link PancakeClient#labelOwners}).
    */
   static GroundTruth pancake(Path stateDir, MasterKey masterKey) {
     if (stateDir == null) {
       throw new ConfigException("scheme pancake needs --state-dir");
     }
-    ProxyState state;
-    try (StateDirectory dir = StateDirectory.lock(stateDir)) {
-      state = dir.load(masterKey);
-    }
-    // the engine's label PRF and input encoding (smoothing.Labels)
-    Prf prf = new Prf(masterKey.derive(KeyPurposes.PANCAKE_LABELS), 16);
-    Set<String> labels = new LinkedHashSet<>();
+    PancakeClient.LabelOwners owners = PancakeClient.labelOwners(stateDir, masterKey);
+    return fromOwners(owners.labels(), owners.keys());
+  }
+
+  /** {@code labels[i]} is owned by {@code keys[i]}, or by no key where that is null. */
+  private static GroundTruth fromOwners(List<byte[]> labels, List<byte[]> keys) {
+    Set<String> all = new LinkedHashSet<>();
     Map<String, String> owner = new HashMap<>();
-    int[] ownerOf = state.ownerOf();
-    for (int r = 0; r < ownerOf.length; r++) {
-      String label = HEX.formatHex(prf.compute(ByteBuffer.allocate(9).put((byte) 1).putLong(r).array()));
-      labels.add(label);
-      int slot = ownerOf[r];
-      if (slot >= 0 && slot < state.keyOfSlot().length && state.keyOfSlot()[slot] != null) {
-        owner.put(label, new String(state.keyOfSlot()[slot], StandardCharsets.UTF_8));
+    for (int i = 0; i < labels.size(); i++) {
+      String label = HEX.formatHex(labels.get(i));
+      all.add(label);
+      byte[] key = keys.get(i);
+      if (key != null) {
+        owner.put(label, new String(key, StandardCharsets.UTF_8));
       }
     }
-    return new GroundTruth(labels, owner);
+    return new GroundTruth(all, owner);
   }
 }

@@ -1,4 +1,4 @@
-package io.pancakej.state;
+package io.pancakej.smoothing;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -25,7 +25,7 @@ import io.pancakej.StateException;
  * <p>Format 4 (key epochs: every replica carries an epoch header) replaced format 3; a format-3
  * state's replicas cannot be read by this version.
  */
-public record ProxyState(
+record ProxyState(
     String storeDescription,
     byte[] stateId,
     int capacity,
@@ -48,7 +48,7 @@ public record ProxyState(
   private static final int FORMAT = 4;
 
   /** The same state, to be paired with write-ahead log files from {@code seq} on. */
-  public ProxyState withWalSequence(long seq) {
+  ProxyState withWalSequence(long seq) {
     return new ProxyState(storeDescription, stateId, capacity, valueSize, keySize, estimate, ownerOf, indexOf,
         keyOfSlot, freeOrder, nextFree, pending, transition, seq, deletedSlots, estimateSamples,
         estimateSource, keyEpoch);
@@ -58,26 +58,26 @@ public record ProxyState(
    * The value key's epoch and the number of encryptions that may have been done under it (a
    * reservation: at least the real number). Ordered by epoch, then count.
    */
-  public record KeyEpoch(int epoch, long used) implements Comparable<KeyEpoch> {
+  record KeyEpoch(int epoch, long used) implements Comparable<KeyEpoch> {
     @Override
     public int compareTo(KeyEpoch o) {
       return epoch != o.epoch ? Integer.compare(epoch, o.epoch) : Long.compare(used, o.used);
     }
 
     /** The later of two records. */
-    public static KeyEpoch max(KeyEpoch a, KeyEpoch b) {
+    static KeyEpoch max(KeyEpoch a, KeyEpoch b) {
       return a.compareTo(b) >= 0 ? a : b;
     }
   }
 
   /** A replica swap in progress: the plan it started from and the slots not yet swapped. */
-  public record TransitionState(double[] fromEstimate, int[] fromOwnerOf, int[] fromIndexOf, int[] pendingSwaps) {}
+  record TransitionState(double[] fromEstimate, int[] fromOwnerOf, int[] fromIndexOf, int[] pendingSwaps) {}
 
   /** One UpdateCache entry: the latest value (null = deleted) and which replicas already hold it. */
-  public record PendingEntry(int keySlot, byte[] value, long[] updatedReplicas) {}
+  record PendingEntry(int keySlot, byte[] value, long[] updatedReplicas) {}
 
   /** Serializes to bytes (the caller seals them). */
-  public byte[] toBytes() {
+  byte[] toBytes() {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + capacity * 64);
       DataOutputStream out = new DataOutputStream(bytes);
@@ -147,7 +147,7 @@ public record ProxyState(
   }
 
   /** Parses {@link #toBytes()} output; a short or malformed input is a {@link StateException}. */
-  public static ProxyState fromBytes(byte[] data) {
+  static ProxyState fromBytes(byte[] data) {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
       int format = in.readInt();

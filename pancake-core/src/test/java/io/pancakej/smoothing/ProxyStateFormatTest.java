@@ -1,4 +1,4 @@
-package io.pancakej.state;
+package io.pancakej.smoothing;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

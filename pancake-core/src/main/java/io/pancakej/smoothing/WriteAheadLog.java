@@ -1,4 +1,4 @@
-package io.pancakej.state;
+package io.pancakej.smoothing;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -10,59 +10,46 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 
-import io.pancakej.ConfigException;
 import io.pancakej.IntegrityException;
 import io.pancakej.StateException;
+import io.pancakej.WalSync;
 import io.pancakej.crypto.Aead;
 
 /**
  * The proxy's write-ahead log: every change a checkpoint of the state would otherwise lose --
  * a key bound to a slot, a new latest value, a slot freed -- is appended here before the request
  * that caused it is acknowledged. Files are {@code wal.<seq>} in the state directory; a checkpoint
- * starts a new sequence number, saves the state naming it, and deletes older files. Each record is
- * {@code length(4) || AES-GCM(payload)} with the file's sequence number as associated data, so a
+ * starts a new sequence number, saves the state naming it, and deletes older files (and a file that
+ * passes {@link #MAX_FILE_BYTES} is followed by the next number at once). Each record is
+ * {@code length(4) || AES-GCM(plaintext)} with the file's sequence number as associated data, so a
  * damaged record is detected; a torn record at the very end of the newest file is what a crash
- * mid-append leaves, and replay stops there.
+ * mid-append leaves, and replay stops there. What a plaintext holds is {@link LogRecord}'s to say.
  *
  * <p>Each file has its own key ({@code keyOfFile.apply(seq)}; the proxy derives it from the master
  * key, the state's id and the sequence number), so AES-GCM key use is bounded by what one file
- * holds: a checkpoint starts a new file once the log passes 64 MiB, i.e. a few million records,
- * far below the 2^32 encryptions NIST SP 800-38D allows a key with random nonces. Sequence numbers
- * only grow within a state, so no key is used for two files.
+ * holds: at most 64 MiB and one record, i.e. at most about 1.8 million records (a record seals at
+ * least 5 bytes into 37), far below the 2^32 encryptions NIST SP 800-38D allows a key with random
+ * nonces, however long the checkpoint interval. Sequence numbers only grow within a state, so no
+ * key is used for two files. Starting a file that way is the log's own affair: it opens a file and
+ * pauses nothing (a checkpoint's pause stays on its fixed schedule).
  *
- * <p>Sync policies ({@code pancake.wal.sync}): {@code write} (default) hands each record to the
- * operating system before the acknowledgement, so acknowledged writes survive the process being
- * killed, but not a machine crash; {@code fsync} also forces the file to disk (grouped across
- * concurrent requests) before acknowledging; {@code off} logs nothing, and a crash loses the
- * writes since the last checkpoint.
+ * <p>Sync policies are {@link WalSync}'s: {@code OFF} logs nothing; {@code WRITE} hands each record
+ * to the operating system before returning; {@code FSYNC} also forces the file to disk
+ * ({@link #syncTo}, grouped across concurrent appends).
  */
-public final class WriteAheadLog implements AutoCloseable {
-  /** How records reach the disk. */
-  public enum Sync {
-    OFF, WRITE, FSYNC;
-
-    public static Sync parse(String s) {
-      try {
-        return valueOf(s.trim().toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException("pancake.wal.sync must be off, write or fsync, got '" + s + "'", e);
-      }
-    }
-  }
-
-  public static final byte BIND = 1;
-  public static final byte WRITE = 2;
-  public static final byte FREE = 3;
+final class WriteAheadLog implements AutoCloseable {
   private static final String PREFIX = "wal.";
+  /** A file this long gets no more records: the next go to a new file under a new key. */
+  static final long MAX_FILE_BYTES = 64L << 20;
 
   private final Path dir;
   private final LongFunction<Aead> keyOfFile;
   private Aead aead;
-  private final Sync sync;
+  private final WalSync sync;
+  private final long maxFileBytes;
   private long seq;
   private FileChannel channel;
   private long written;
@@ -72,18 +59,24 @@ public final class WriteAheadLog implements AutoCloseable {
   /** Files rotated away from and not yet forced and closed ({@link #closeRetired}). */
   private final java.util.List<FileChannel> retired = new java.util.ArrayList<>();
 
-  private WriteAheadLog(Path dir, LongFunction<Aead> keyOfFile, Sync sync, long seq) {
+  private WriteAheadLog(Path dir, LongFunction<Aead> keyOfFile, WalSync sync, long seq, long maxFileBytes) {
     this.dir = dir;
     this.keyOfFile = keyOfFile;
-    this.aead = sync == Sync.OFF ? null : keyOfFile.apply(seq);
+    this.aead = sync == WalSync.OFF ? null : keyOfFile.apply(seq);
     this.sync = sync;
     this.seq = seq;
+    this.maxFileBytes = maxFileBytes;
   }
 
   /** Opens a new log file {@code wal.<seq>} for appending; file {@code s} is sealed under {@code keyOfFile.apply(s)}. */
-  public static WriteAheadLog open(Path dir, LongFunction<Aead> keyOfFile, Sync sync, long seq) {
-    WriteAheadLog log = new WriteAheadLog(dir, keyOfFile, sync, seq);
-    if (sync != Sync.OFF) {
+  static WriteAheadLog open(Path dir, LongFunction<Aead> keyOfFile, WalSync sync, long seq) {
+    return open(dir, keyOfFile, sync, seq, MAX_FILE_BYTES);
+  }
+
+  /** {@link #open} with another file length limit (tests). */
+  static WriteAheadLog open(Path dir, LongFunction<Aead> keyOfFile, WalSync sync, long seq, long maxFileBytes) {
+    WriteAheadLog log = new WriteAheadLog(dir, keyOfFile, sync, seq, maxFileBytes);
+    if (sync != WalSync.OFF) {
       log.channel = log.openFile(seq);
     }
     return log;
@@ -97,7 +90,7 @@ public final class WriteAheadLog implements AutoCloseable {
     } catch (IOException e) {
       throw new StateException("cannot open write-ahead log in " + dir + ": " + e.getMessage(), e);
     }
-    if (sync == Sync.FSYNC) {
+    if (sync == WalSync.FSYNC) {
       // fsync'ed records are only durable if the file's directory entry is
       try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
         d.force(true);
@@ -108,17 +101,17 @@ public final class WriteAheadLog implements AutoCloseable {
     return ch;
   }
 
-  public Sync sync() {
+  WalSync sync() {
     return sync;
   }
 
   /** The current file's sequence number. */
-  public synchronized long sequence() {
+  synchronized long sequence() {
     return seq;
   }
 
-  /** Bytes appended to the current file. */
-  public synchronized long size() {
+  /** Bytes appended to the current file (0 right after a rotation, also one the log started itself). */
+  synchronized long size() {
     return written;
   }
 
@@ -127,18 +120,24 @@ public final class WriteAheadLog implements AutoCloseable {
    * failed, every later append fails with that error: a torn record stays the file's tail, which
    * replay drops, instead of being followed by records that replay would then call damage.
    */
-  public long append(byte type, byte[] payload) {
-    if (sync == Sync.OFF) {
+  long append(LogRecord record) {
+    if (sync == WalSync.OFF) {
       return 0;
     }
     StateException b = broken;
     if (b != null) {
       throw new StateException("the write-ahead log in " + dir + " failed earlier: " + b.getMessage(), b);
     }
-    byte[] plain = new byte[1 + payload.length];
-    plain[0] = type;
-    System.arraycopy(payload, 0, plain, 1, payload.length);
+    byte[] plain = record.encode();
     synchronized (this) {
+      if (written >= maxFileBytes) {
+        try {
+          rotate(); // bounds what one key seals; the next checkpoint deletes the full file with the others
+        } catch (StateException e) {
+          broken = e; // no new file: writing on under the full file's key would break the bound
+          throw e;
+        }
+      }
       byte[] sealed = aead.encrypt(plain, associatedData(seq));
       ByteBuffer buf = ByteBuffer.allocate(4 + sealed.length).putInt(sealed.length).put(sealed);
       buf.flip();
@@ -159,8 +158,8 @@ public final class WriteAheadLog implements AutoCloseable {
    * With the fsync policy, forces the log to disk up to {@code position} (group commit). A
    * position appended before a {@link #rotate} lies in a retired file, which is forced first.
    */
-  public void syncTo(long position) {
-    if (sync != Sync.FSYNC) {
+  void syncTo(long position) {
+    if (sync != WalSync.FSYNC) {
       return;
     }
     FileChannel ch;
@@ -204,11 +203,12 @@ public final class WriteAheadLog implements AutoCloseable {
   /**
    * Starts file {@code wal.<seq+1>}; returns the new sequence number. The old file is only set
    * aside: forcing and closing it ({@link #closeRetired}) is left to the caller, outside whatever
-   * it holds (a checkpoint holds off the ticks only while it snapshots and rotates).
+   * it holds (a checkpoint holds off the ticks only while it snapshots and rotates); files the log
+   * rotated away from itself, when full, are left to the next checkpoint.
    */
-  public synchronized long rotate() {
+  synchronized long rotate() {
     long next = seq + 1;
-    if (sync != Sync.OFF) {
+    if (sync != WalSync.OFF) {
       // the new file is opened first: should that fail, this log keeps writing to the old one under
       // its own sequence number (records sealed for seq must never land in another file)
       FileChannel fresh = openFile(next);
@@ -223,7 +223,7 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /** Forces and closes the files {@link #rotate} set aside. */
-  public void closeRetired() {
+  void closeRetired() {
     java.util.List<FileChannel> old;
     synchronized (this) {
       old = new java.util.ArrayList<>(retired);
@@ -242,7 +242,7 @@ public final class WriteAheadLog implements AutoCloseable {
   }
 
   /** Deletes log files older than {@code seq} (their content is in a saved checkpoint). */
-  public static void deleteBefore(Path dir, long seq) {
+  static void deleteBefore(Path dir, long seq) {
     for (long s : sequences(dir)) {
       if (s < seq) {
         try {
@@ -271,15 +271,13 @@ public final class WriteAheadLog implements AutoCloseable {
     return out;
   }
 
-  /** One replayed record. */
-  public record Record(byte type, ByteBuffer payload) {}
-
   /**
    * Replays every record of files {@code wal.<s>} with {@code s >= fromSeq}, in order. A record
    * that fails authentication ends replay if it is the last thing in the newest file (a torn
-   * append); anywhere else the log is damaged and replay fails. Returns the highest sequence seen.
+   * append); anywhere else the log is damaged and replay fails, as it does on a record that
+   * authenticates but does not parse. Returns the highest sequence seen.
    */
-  public static long replay(Path dir, LongFunction<Aead> keyOfFile, long fromSeq, Consumer<Record> consumer) {
+  static long replay(Path dir, LongFunction<Aead> keyOfFile, long fromSeq, Consumer<LogRecord> consumer) {
     List<Long> seqs = sequences(dir);
     long last = fromSeq - 1;
     // the newest file with content: only its tail can be torn (empty files after it were created
@@ -327,14 +325,21 @@ public final class WriteAheadLog implements AutoCloseable {
         if (plain == null) {
           break; // torn tail of the newest file: the append a crash interrupted
         }
-        consumer.accept(new Record(plain[0], ByteBuffer.wrap(plain, 1, plain.length - 1).slice()));
+        LogRecord record;
+        try {
+          record = LogRecord.decode(plain);
+        } catch (StateException e) {
+          throw new StateException("write-ahead log " + dir.resolve(PREFIX + s) + " holds a record at byte " + start
+              + " that cannot be read: " + e.getMessage(), e);
+        }
+        consumer.accept(record);
       }
     }
     return last;
   }
 
   /** True if every log file numbered {@code fromSeq} or later is empty (or there is none). */
-  public static boolean isEmpty(Path dir, long fromSeq) {
+  static boolean isEmpty(Path dir, long fromSeq) {
     for (long s : sequences(dir)) {
       if (s >= fromSeq && fileSize(dir.resolve(PREFIX + s)) > 0) {
         return false;

@@ -1,4 +1,4 @@
-package io.pancakej.state;
+package io.pancakej.smoothing;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -6,10 +6,8 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
@@ -18,6 +16,7 @@ import io.pancakej.StateException;
 import io.pancakej.crypto.Aead;
 import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.crypto.MasterKey;
+import io.pancakej.state.SealedFile;
 
 /**
  * A proxy state directory: a sealed state file ({@code state.bin}, AES-GCM under a key derived
@@ -31,10 +30,10 @@ import io.pancakej.crypto.MasterKey;
  * reservation. It is tiny, so a read-only session can keep it current without re-sealing the
  * state.
  */
-public final class StateDirectory implements AutoCloseable {
-  public static final String STATE_FILE = "state.bin";
-  public static final String LOCK_FILE = "state.lock";
-  public static final String EPOCH_FILE = "epoch.bin";
+final class StateDirectory implements AutoCloseable {
+  static final String STATE_FILE = "state.bin";
+  static final String LOCK_FILE = "state.lock";
+  static final String EPOCH_FILE = "epoch.bin";
   private static final byte[] EPOCH_MAGIC = "PCKJEP01".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] MAGIC = "PCKJST01".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] ASSOCIATED_DATA = "pancake-j proxy state v1".getBytes(StandardCharsets.US_ASCII);
@@ -50,12 +49,12 @@ public final class StateDirectory implements AutoCloseable {
   }
 
   /** True if {@code dir} holds a state file. */
-  public static boolean exists(Path dir) {
+  static boolean exists(Path dir) {
     return Files.isRegularFile(dir.resolve(STATE_FILE));
   }
 
   /** Creates {@code dir} if needed and takes its exclusive lock. */
-  public static StateDirectory lock(Path dir) {
+  static StateDirectory lock(Path dir) {
     Path abs = dir.toAbsolutePath().normalize();
     FileChannel channel = null;
     try {
@@ -76,12 +75,12 @@ public final class StateDirectory implements AutoCloseable {
     }
   }
 
-  public Path path() {
+  Path path() {
     return dir;
   }
 
   /** Seals and atomically replaces the state file. */
-  public void save(ProxyState state, MasterKey key) {
+  void save(ProxyState state, MasterKey key) {
     byte[] fingerprint = key.fingerprint().getBytes(StandardCharsets.US_ASCII);
     byte[] sealed = new Aead(key.derive(KeyPurposes.STATE_SEAL)).encrypt(state.toBytes(), ASSOCIATED_DATA);
     ByteBuffer out = ByteBuffer.allocate(MAGIC.length + 1 + fingerprint.length + sealed.length);
@@ -108,7 +107,7 @@ public final class StateDirectory implements AutoCloseable {
    * Durably records the value key's epoch and reserved count (the {@link io.pancakej.crypto.EpochAead}
    * ledger) for the state {@code stateId}; returns only once the file is on disk.
    */
-  public void saveKeyEpoch(ProxyState.KeyEpoch epoch, MasterKey key, byte[] stateId) {
+  void saveKeyEpoch(ProxyState.KeyEpoch epoch, MasterKey key, byte[] stateId) {
     byte[] plain = ByteBuffer.allocate(12).putInt(epoch.epoch()).putLong(epoch.used()).array();
     byte[] sealed = new Aead(key.derive(KeyPurposes.EPOCH_LEDGER)).encrypt(plain, epochAssociatedData(stateId));
     ByteBuffer out = ByteBuffer.allocate(EPOCH_MAGIC.length + sealed.length);
@@ -117,7 +116,7 @@ public final class StateDirectory implements AutoCloseable {
   }
 
   /** Reads the value key's ledger of state {@code stateId}; a missing or damaged file is a {@link StateException}. */
-  public ProxyState.KeyEpoch loadKeyEpoch(MasterKey key, byte[] stateId) {
+  ProxyState.KeyEpoch loadKeyEpoch(MasterKey key, byte[] stateId) {
     Path file = dir.resolve(EPOCH_FILE);
     byte[] data;
     try {
@@ -149,7 +148,7 @@ public final class StateDirectory implements AutoCloseable {
   }
 
   /** Reads and authenticates the state file. */
-  public ProxyState load(MasterKey key) {
+  ProxyState load(MasterKey key) {
     Path file = dir.resolve(STATE_FILE);
     byte[] data;
     try {

@@ -1,0 +1,128 @@
+package io.pancakej.smoothing;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.pancakej.PancakeConfig;
+import io.pancakej.store.ForwardingStore;
+import io.pancakej.store.KvStore;
+import io.pancakej.store.MemoryStore;
+
+/**
+ * The tick pipeline as the store sees it: tick k's call writes back exactly what tick k-2 read
+ * (whatever the ticks served, and whether they ran on the clock or on a caller's thread), close
+ * writes back the last two ticks in order, and a value is never lost between a tick that read a
+ * replica and the next tick, which read it before that write-back reached the store.
+ */
+class TickPipelineTest {
+  @TempDir
+  Path dir;
+
+  /** Records the label lists of every tick call and of every lone write. */
+  static final class Recorder extends ForwardingStore {
+    final List<List<byte[]>> callWrites = new ArrayList<>();
+    final List<List<byte[]>> callReads = new ArrayList<>();
+    final List<List<byte[]>> loneWrites = new ArrayList<>();
+
+    Recorder(KvStore delegate) {
+      super(delegate);
+    }
+
+    KvStore inner() {
+      return delegate();
+    }
+
+    @Override
+    public synchronized List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+      callWrites.add(List.copyOf(putKeys));
+      callReads.add(List.copyOf(getKeys));
+      return super.multiPutGet(putKeys, putValues, getKeys);
+    }
+
+    @Override
+    public synchronized void multiPut(List<byte[]> keys, List<byte[]> values) {
+      if (!callReads.isEmpty()) {
+        loneWrites.add(List.copyOf(keys)); // after the first tick: the close's flush
+      }
+      super.multiPut(keys, values);
+    }
+  }
+
+  @Test
+  void everyCall_writesBackTheTickTwoBefore_andCloseWritesBackTheLastTwo() throws Exception {
+    Recorder store = new Recorder(new MemoryStore());
+    Map<Integer, byte[]> model = new HashMap<>();
+    try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("a")).capacity(50).valueSize(16)
+        .keySize(16).seed(3).store(store).build())) {
+      ExecutorService callers = Executors.newFixedThreadPool(4);
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        int thread = t;
+        done.add(callers.submit(() -> {
+          for (int i = 0; i < 150; i++) {
+            int k = thread * 10 + i % 10;
+            proxy.put(key(k), value(k, i));
+            assertArrayEquals(value(k, i), proxy.get(key(k)).orElseThrow(), "key " + k);
+          }
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+      callers.shutdown();
+      for (int i = 0; i < 5; i++) {
+        proxy.idleBatch(); // ticks on this thread as well, between the clock's
+      }
+      for (int k = 0; k < 40; k++) {
+        model.put(k, value(k, 140 + k % 10)); // the last i with i % 10 == k % 10
+      }
+    }
+    int calls = store.callReads.size();
+    assertTrue(calls > 100, calls + " calls");
+    for (int i = 0; i < calls; i++) {
+      List<byte[]> expected = i < 2 ? List.of() : store.callReads.get(i - 2);
+      assertSameLabels(expected, store.callWrites.get(i), "call " + i);
+    }
+    assertEquals(2, store.loneWrites.size(), "close writes back the two ticks still owed");
+    assertSameLabels(store.callReads.get(calls - 2), store.loneWrites.get(0), "close, first");
+    assertSameLabels(store.callReads.get(calls - 1), store.loneWrites.get(1), "close, second");
+    try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("a")).capacity(50).valueSize(16).keySize(16).createIfMissing(false)
+        .store(((MemoryStore) store.inner()).reopen()).build())) {
+      for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), proxy.get(key(e.getKey())).orElseThrow(), "after reopen, key " + e.getKey());
+      }
+      ProxyCorrectnessTest.quiesce(proxy);
+      ProxyCorrectnessTest.assertEveryReplicaHoldsLatest(proxy, model);
+    }
+  }
+
+  private static void assertSameLabels(List<byte[]> expected, List<byte[]> actual, String what) {
+    assertEquals(expected.size(), actual.size(), what + ": labels written back");
+    for (int j = 0; j < expected.size(); j++) {
+      assertArrayEquals(expected.get(j), actual.get(j), what + ", access " + j);
+    }
+  }
+
+  private static byte[] key(int i) {
+    return ("user" + i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] value(int k, int i) {
+    return (k + ":" + i).getBytes(StandardCharsets.UTF_8);
+  }
+}

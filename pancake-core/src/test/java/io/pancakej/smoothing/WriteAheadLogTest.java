@@ -1,0 +1,188 @@
+package io.pancakej.smoothing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.function.LongFunction;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.pancakej.StateException;
+import io.pancakej.WalSync;
+import io.pancakej.crypto.Aead;
+
+/** Replay of the write-ahead log after crashes: torn tails, empty files, rotation, unreadable records. */
+class WriteAheadLogTest {
+  @TempDir
+  Path dir;
+
+  /** One key per file, as the proxy derives them. */
+  private final LongFunction<Aead> aead = seq -> {
+    byte[] k = new byte[32];
+    Arrays.fill(k, (byte) seq);
+    return new Aead(k);
+  };
+
+  private static LogRecord write(int i) {
+    return new LogRecord.Write(i, new byte[] {(byte) i});
+  }
+
+  private List<Integer> replayedFrom(long seq) {
+    List<Integer> out = new ArrayList<>();
+    WriteAheadLog.replay(dir, aead, seq, r -> out.add(r.slot()));
+    return out;
+  }
+
+  /** Writes records 1..n to wal.1 and tears the last one in half, as a crash mid-append does. */
+  private void tornLog(int n) throws IOException {
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 1)) {
+      for (int i = 1; i <= n; i++) {
+        log.append(write(i));
+      }
+    }
+    Path file = dir.resolve("wal.1");
+    byte[] data = Files.readAllBytes(file);
+    Files.write(file, Arrays.copyOf(data, data.length - 10));
+  }
+
+  /** Appends {@code plain} to wal.{@code seq} sealed and framed by hand: length(4) || AES-GCM, file number as associated data. */
+  private void appendByHand(long seq, byte[] plain) throws IOException {
+    byte[] sealed = aead.apply(seq).encrypt(plain, ("pancake-j wal " + seq).getBytes(StandardCharsets.US_ASCII));
+    byte[] framed = ByteBuffer.allocate(4 + sealed.length).putInt(sealed.length).put(sealed).array();
+    Path file = dir.resolve("wal." + seq);
+    byte[] old = Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
+    byte[] all = Arrays.copyOf(old, old.length + framed.length);
+    System.arraycopy(framed, 0, all, old.length, framed.length);
+    Files.write(file, all);
+  }
+
+  @Test
+  void typedRecords_roundTripThroughAFile() {
+    List<LogRecord> written = List.of(new LogRecord.Bind(4, "k".getBytes(StandardCharsets.UTF_8)),
+        new LogRecord.Write(4, "v".getBytes(StandardCharsets.UTF_8)), new LogRecord.Write(4, new byte[0]),
+        new LogRecord.Write(4, null), new LogRecord.Free(4));
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 1)) {
+      written.forEach(log::append);
+    }
+    List<LogRecord> read = new ArrayList<>();
+    WriteAheadLog.replay(dir, aead, 1, read::add);
+    assertEquals(written, read);
+  }
+
+  @Test
+  void aFileFramedByHand_inTheOnDiskLayout_replays() throws IOException {
+    // the framing and the record layout written out byte by byte: what logs on disk hold
+    appendByHand(1, HexFormat.of().parseHex("0100000003" + "6b6579")); // Bind(3, "key")
+    appendByHand(1, HexFormat.of().parseHex("0200000003" + "01" + "76")); // Write(3, "v")
+    appendByHand(1, HexFormat.of().parseHex("0200000003" + "00")); // Write(3, deleted)
+    appendByHand(1, HexFormat.of().parseHex("0300000003")); // Free(3)
+    List<LogRecord> read = new ArrayList<>();
+    WriteAheadLog.replay(dir, aead, 1, read::add);
+    assertEquals(List.of(new LogRecord.Bind(3, "key".getBytes(StandardCharsets.US_ASCII)),
+        new LogRecord.Write(3, "v".getBytes(StandardCharsets.US_ASCII)), new LogRecord.Write(3, null),
+        new LogRecord.Free(3)), read);
+  }
+
+  @Test
+  void anAuthenticRecordThatDoesNotParse_failsReplay_namingFileAndByte_evenAtTheNewestTail() throws IOException {
+    appendByHand(1, HexFormat.of().parseHex("0300000003"));
+    appendByHand(1, HexFormat.of().parseHex("0700000003")); // no such record type
+    StateException e = assertThrows(StateException.class, () -> replayedFrom(1));
+    assertTrue(e.getMessage().contains("wal.1") && e.getMessage().contains("at byte 37")
+        && e.getMessage().contains("unknown record type 7"), e.getMessage());
+  }
+
+  @Test
+  void aTornTail_ofTheNewestFile_isDropped() throws IOException {
+    tornLog(3);
+    assertEquals(List.of(1, 2), replayedFrom(1));
+  }
+
+  @Test
+  void aTornTail_followedOnlyByEmptyFiles_isStillTheNewestAndDropped() throws IOException {
+    tornLog(3);
+    // an open after the crash created wal.2 and failed before its checkpoint
+    WriteAheadLog.open(dir, aead, WalSync.WRITE, 2).close();
+    assertTrue(Files.exists(dir.resolve("wal.2")));
+    assertEquals(List.of(1, 2), replayedFrom(1));
+  }
+
+  @Test
+  void aTornRecord_beforeAFileWithContent_isDamageNotATail() throws IOException {
+    tornLog(3);
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 2)) {
+      log.append(write(9));
+    }
+    StateException e = assertThrows(StateException.class, () -> replayedFrom(1));
+    assertTrue(e.getMessage().contains("wal.1"), e.getMessage());
+  }
+
+  @Test
+  void rotation_keepsRecordsInTheirOwnFiles_andReplaysAllInOrder() {
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 1)) {
+      log.append(write(1));
+      assertEquals(2, log.rotate());
+      log.append(write(2));
+      assertEquals(2, log.sequence());
+    }
+    assertEquals(List.of(1, 2), replayedFrom(1));
+    assertEquals(List.of(2), replayedFrom(2));
+    assertTrue(WriteAheadLog.isEmpty(dir, 3));
+    assertTrue(!WriteAheadLog.isEmpty(dir, 2));
+  }
+
+  @Test
+  void eachFileIsSealedUnderItsOwnKey() {
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 1)) {
+      log.append(write(1));
+      log.rotate();
+      log.append(write(2));
+      log.append(write(3));
+    }
+    assertEquals(List.of(1, 2, 3), replayedFrom(1));
+    // file 2 read with file 1's key: its first record fails authentication, and it is not a torn tail
+    assertThrows(StateException.class,
+        () -> WriteAheadLog.replay(dir, s -> aead.apply(1), 1, r -> { }));
+  }
+
+  @Test
+  void aFullFile_isFollowedByANewOne_underItsOwnKey_andReplayReadsThemAllInOrder() throws IOException {
+    // each record here is length(4) + plaintext(7) + nonce and tag(28) = 39 bytes: a 100-byte limit lets a file take three
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 1, 100)) {
+      for (int i = 1; i <= 7; i++) {
+        log.append(write(i));
+      }
+      assertEquals(3, log.sequence());
+      log.syncTo(Long.MAX_VALUE);
+      log.closeRetired();
+    }
+    assertEquals(3 * 39, Files.size(dir.resolve("wal.1")));
+    assertEquals(3 * 39, Files.size(dir.resolve("wal.2")));
+    assertEquals(39, Files.size(dir.resolve("wal.3")));
+    assertEquals(List.of(1, 2, 3, 4, 5, 6, 7), replayedFrom(1));
+    // wal.2 is sealed under key 2, not key 1
+    assertThrows(StateException.class, () -> WriteAheadLog.replay(dir, s -> aead.apply(1), 1, r -> { }));
+    WriteAheadLog.deleteBefore(dir, 3);
+    assertEquals(List.of(7), replayedFrom(1));
+  }
+
+  @Test
+  void offLogsNothing() {
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.OFF, 1)) {
+      assertEquals(0, log.append(write(1)));
+    }
+    assertTrue(WriteAheadLog.isEmpty(dir, 1));
+    assertEquals(List.of(), replayedFrom(1));
+  }
+}
