@@ -15,7 +15,6 @@ import io.pancakej.PancakeConfig;
 import io.pancakej.PancakeException;
 import io.pancakej.PancakeStats;
 import io.pancakej.crypto.Aead;
-import io.pancakej.crypto.CipherWarmup;
 import io.pancakej.crypto.CtrDrbg;
 import io.pancakej.crypto.EpochAead;
 import io.pancakej.crypto.KeyPurposes;
@@ -52,7 +51,6 @@ final class Proxy implements Engine {
   volatile Phase phase;
   final ThreadLocal<RandomGenerator> random;
   final int batchSize;
-  private final int valueBytes;
   final String storeDescription;
   final byte[] stateId;
   final AtomicLong versions = new AtomicLong();
@@ -100,7 +98,6 @@ final class Proxy implements Engine {
         daemon("pancake-log"));
     this.stateId = stateId;
     this.batchSize = config.batchSize();
-    this.valueBytes = config.valueSize();
     this.storeDescription = store.describe();
     this.random = randomSource(config.seed());
     this.emitter = new Emitter(runner, new EmissionRate(config.pacerRate(), config.tickRateMax(),
@@ -186,7 +183,6 @@ final class Proxy implements Engine {
 
   /** Starts what {@link #close} stops: the log writer, pending swaps, the clock, the estimator, checkpoints. */
   void start() {
-    CipherWarmup.ensure(valueBytes); // ticks at compiled crypto speed from the first (once per JVM)
     log.start();
     transitions.finishBeforeServing();
     emitter.start();
