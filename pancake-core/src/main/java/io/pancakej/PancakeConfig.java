@@ -118,6 +118,7 @@ public final class PancakeConfig {
   private final double confidence;
   private final KvStore store;
   private final Properties storeProperties;
+  private final java.util.concurrent.ThreadFactory threadFactory;
 
   private PancakeConfig(Builder b, SchemeSettings s) {
     this.stateDir = s.stateDir();
@@ -144,6 +145,7 @@ public final class PancakeConfig {
     this.confidence = b.confidence;
     this.store = s.store();
     this.storeProperties = copy(b.storeProperties);
+    this.threadFactory = b.threadFactory;
   }
 
   private static Properties copy(Properties props) {
@@ -249,6 +251,15 @@ public final class PancakeConfig {
     return walSync;
   }
 
+  /**
+   * Where the client's background threads come from (the clock, the serving, answer delivery, log
+   * writer, checkpoint, estimator and state-loading threads), or null for the default: daemon
+   * threads named {@code pancake-*}.
+   */
+  public java.util.concurrent.ThreadFactory threadFactory() {
+    return threadFactory;
+  }
+
   /** Whether distribution changes are detected and followed. */
   public boolean adapt() {
     return adapt;
@@ -328,6 +339,7 @@ public final class PancakeConfig {
     private int firstWindow = DEFAULT_FIRST_WINDOW;
     private double confidence = DEFAULT_CONFIDENCE;
     private Properties storeProperties;
+    private java.util.concurrent.ThreadFactory threadFactory;
 
     private Builder() {
       super("PANCAKE", DEFAULT_STATE_DIR, MAX_CAPACITY_LOG2);
@@ -437,6 +449,17 @@ public final class PancakeConfig {
     /** Write-ahead log policy (default {@code WRITE}: acknowledged writes survive a killed process). */
     public Builder walSync(WalSync sync) {
       this.walSync = Objects.requireNonNull(sync, WAL_SYNC_PROPERTY);
+      return this;
+    }
+
+    /**
+     * Creates the client's background threads (default: daemon threads named {@code pancake-*}),
+     * e.g. to name, group or monitor them as the application does. The client starts them at open
+     * and stops and joins them at close; a factory that makes non-daemon threads therefore keeps
+     * the JVM alive until the client is closed.
+     */
+    public Builder threadFactory(java.util.concurrent.ThreadFactory factory) {
+      this.threadFactory = Objects.requireNonNull(factory, "threadFactory");
       return this;
     }
 

@@ -62,6 +62,7 @@ final class EmissionRate {
   private long windowTicks;
   private long windowMissed;
   private long windowBusy;
+  private long windowServing;
   /** The last window raised the tick level without room to spare (a probe). */
   private boolean probing;
   /** Windows before the next probe, after one that overloaded. */
@@ -130,14 +131,25 @@ final class EmissionRate {
    * to its end); moves the levels when a window has ended. Returns true if either changed.
    */
   boolean onTick(long nowNanos, long requests, int missedPoints, long busyNanos) {
+    return onTick(nowNanos, requests, missedPoints, busyNanos, 0);
+  }
+
+  /**
+   * As above, with the time the serving thread spent on ticks since the last call: a window is as
+   * busy as the busier of the two threads (the emitter waits for the serving only when it falls
+   * two ticks behind, so the emitter's own time alone undercounts a serving-bound machine).
+   */
+  boolean onTick(long nowNanos, long requests, int missedPoints, long busyNanos, long servingNanos) {
     windowTicks++;
     windowMissed += missedPoints;
     windowBusy += busyNanos;
+    windowServing += servingNanos;
     if (!started) {
       started = true;
       windowStart = nowNanos;
       windowRequests = requests;
       windowBusy = 0;
+      windowServing = 0;
       return false;
     }
     long elapsed = nowNanos - windowStart;
@@ -145,12 +157,13 @@ final class EmissionRate {
       return false;
     }
     double arrivals = (requests - windowRequests) * 1e9 / elapsed;
-    double busy = (double) windowBusy / elapsed;
+    double busy = (double) Math.max(windowBusy, windowServing) / elapsed;
     boolean overloaded = windowMissed * 10 > windowTicks + windowMissed || busy > BUSY_HIGH;
     boolean easy = busy < BUSY_LOW && windowMissed * 100 <= windowTicks + windowMissed; // at most 1 % missed
     windowTicks = 0;
     windowMissed = 0;
     windowBusy = 0;
+    windowServing = 0;
     windowStart = nowNanos;
     windowRequests = requests;
     int oldLevel = level;

@@ -61,6 +61,7 @@ final class Emitter implements AutoCloseable {
     long origin = System.nanoTime();
     long next = origin;
     int missed = 0;
+    long servedBefore = runner.servingNanos();
     while (running) {
       waitUntil(next);
       if (!running) {
@@ -73,7 +74,9 @@ final class Emitter implements AutoCloseable {
       }
       ticks++;
       long now = System.nanoTime();
-      rate.onTick(now, requests.getAsLong(), missed, now - next);
+      long served = runner.servingNanos();
+      rate.onTick(now, requests.getAsLong(), missed, now - next, served - servedBefore);
+      servedBefore = served;
       long period = (long) (1e9 / rate.ticksPerSecond());
       // the next point of the global grid after now (a late tick's point is not sent late: skipped)
       long following = origin + ((now - origin) / period + 1) * period;

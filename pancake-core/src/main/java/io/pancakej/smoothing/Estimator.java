@@ -78,6 +78,15 @@ final class Estimator implements AutoCloseable {
 
   Estimator(int keySlots, int firstWindow, int maxWindow, double confidence, double[] estimate, long samples,
       Listener listener) {
+    this(keySlots, firstWindow, maxWindow, confidence, estimate, samples, listener, r -> {
+      Thread t = new Thread(r, "pancake-estimator");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  Estimator(int keySlots, int firstWindow, int maxWindow, double confidence, double[] estimate, long samples,
+      Listener listener, java.util.concurrent.ThreadFactory threads) {
     this.keySlots = keySlots;
     this.maxWindow = maxWindow;
     this.firstWindow = Math.min(firstWindow, maxWindow);
@@ -85,8 +94,7 @@ final class Estimator implements AutoCloseable {
     this.listener = listener;
     this.windowCounts = new int[keySlots];
     adopt(estimate, samples);
-    this.thread = new Thread(this::loop, "pancake-estimator");
-    this.thread.setDaemon(true);
+    this.thread = threads.newThread(this::loop);
   }
 
   void start() {

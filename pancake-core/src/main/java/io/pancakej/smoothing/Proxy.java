@@ -12,6 +12,7 @@ import java.util.function.UnaryOperator;
 import java.util.random.RandomGenerator;
 
 import io.pancakej.PancakeConfig;
+import io.pancakej.ConfigException;
 import io.pancakej.PancakeException;
 import io.pancakej.PancakeStats;
 import io.pancakej.crypto.Aead;
@@ -60,7 +61,7 @@ final class Proxy implements Engine {
   /** Set when a tick found the last pending swap already done (after recovery). */
   volatile boolean pendingFinish;
   private final AtomicBoolean open = new AtomicBoolean(true);
-  final TickRunner runner = new TickRunner(this, daemon("pancake-answers"));
+  final TickRunner runner;
   final Requests requests = new Requests(this);
   final Emitter emitter;
   final LogWriter log;
@@ -95,23 +96,24 @@ final class Proxy implements Engine {
     });
     this.log = new LogWriter(wal, this::freeDeletedSlot,
         (ticket, slot) -> cache.compute(slot, (k, e) -> e != null && e.ticket == ticket ? reverted(slot, ticket) : e),
-        daemon("pancake-log"));
+        threads(config, "pancake-log"));
     this.stateId = stateId;
     this.batchSize = config.batchSize();
+    this.runner = new TickRunner(this, threads(config, "pancake-serving"), threads(config, "pancake-answers"));
     this.storeDescription = store.describe();
     this.random = randomSource(config.seed());
     this.emitter = new Emitter(runner, new EmissionRate(config.pacerRate(), config.tickRateMax(),
-        config.tickBatchesMax(), batchSize, Emitter.WINDOW_NANOS), requests.count::sum, daemon("pancake-emitter"));
+        config.tickBatchesMax(), batchSize, Emitter.WINDOW_NANOS), requests.count::sum, threads(config, "pancake-emitter"));
     this.transitions = new Transitions(this, Integer.highestOneBit(config.tickBatchesMax()), estimateSamples,
         estimateSource);
     this.estimator = config.adapt()
         ? new Estimator(phase.target.keySlots, config.firstWindow(), config.windowSize(), config.detectionConfidence(),
-            phase.target.estimate, estimateSamples, transitions::onEstimate)
+            phase.target.estimate, estimateSamples, transitions::onEstimate, threads(config, "pancake-estimator"))
         : null;
     if (estimator != null && phase instanceof Transition) {
       estimator.pause(true);
     }
-    this.checkpointer = new Checkpointer(this, config.checkpointInterval(), daemon("pancake-checkpoint"));
+    this.checkpointer = new Checkpointer(this, config.checkpointInterval(), threads(config, "pancake-checkpoint"));
   }
 
   /**
@@ -125,10 +127,30 @@ final class Proxy implements Engine {
         : new UpdateCache.Entry(to.value, versions.incrementAndGet(), phase.target.replicaCount(slot), LogTicket.DURABLE);
   }
 
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
+  /**
+   * Asks the configured thread factory for one thread (never started) before an open creates
+   * anything: a factory that returns none fails the open with nothing left half made.
+   */
+  static void checkThreadFactory(PancakeConfig config) {
+    if (config.threadFactory() != null && config.threadFactory().newThread(() -> {}) == null) {
+      throw new ConfigException("the configured thread factory returned no thread (PancakeConfig.Builder.threadFactory)");
+    }
+  }
+
+  /** Threads named {@code name} from the configured factory, or daemon threads by that name. */
+  static java.util.concurrent.ThreadFactory threads(PancakeConfig config, String name) {
+    java.util.concurrent.ThreadFactory custom = config.threadFactory();
     return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
+      Thread t;
+      if (custom != null) {
+        t = custom.newThread(r);
+        if (t == null) {
+          throw new PancakeException("the configured thread factory returned no thread for " + name);
+        }
+      } else {
+        t = new Thread(r, name);
+        t.setDaemon(true);
+      }
       return t;
     };
   }

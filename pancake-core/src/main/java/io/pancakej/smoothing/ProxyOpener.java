@@ -40,6 +40,7 @@ final class ProxyOpener {
     // everything that can reject a new state's configuration is checked before anything is
     // created: the state directory, the key file, the store (RocksDB creates its directory)
     NewState.Initial initial = exists ? null : NewState.Initial.prepare(config);
+    Proxy.checkThreadFactory(config);
     Leftovers leftovers = exists ? null : Leftovers.before(config.stateDir());
     StateDirectory dir = StateDirectory.lock(config.stateDir());
     KvStore store = null;
@@ -55,7 +56,7 @@ final class ProxyOpener {
         key = MasterKey.load(config.keyFile());
         // decrypting a saved state of several MB (in code the JIT has not compiled yet) is the
         // longest step of an open: it runs while the store connects or opens
-        saved = loadInBackground(dir, key);
+        saved = loadInBackground(dir, key, Proxy.threads(config, "pancake-state-load"));
       } else {
         // an existing key file is used; a new one is written only once the store proved empty
         key = Files.isRegularFile(config.keyFile()) ? MasterKey.load(config.keyFile()) : null;
@@ -170,16 +171,16 @@ final class ProxyOpener {
         + " store");
   }
 
-  private static CompletableFuture<ProxyState> loadInBackground(StateDirectory dir, MasterKey key) {
+  private static CompletableFuture<ProxyState> loadInBackground(StateDirectory dir, MasterKey key,
+      java.util.concurrent.ThreadFactory threads) {
     CompletableFuture<ProxyState> result = new CompletableFuture<>();
-    Thread loader = new Thread(() -> {
+    Thread loader = threads.newThread(() -> {
       try {
         result.complete(dir.load(key));
       } catch (Throwable t) {
         result.completeExceptionally(t);
       }
-    }, "pancake-state-load");
-    loader.setDaemon(true);
+    });
     loader.start();
     return result;
   }

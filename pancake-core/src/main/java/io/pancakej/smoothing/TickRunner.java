@@ -53,18 +53,24 @@ final class TickRunner {
   private CompletableFuture<Void> beforePrevious = previous;
   /** The next tick's number. */
   private long nextTick;
+  /** Nanoseconds the serving thread spent on ticks (written by it alone). */
+  private volatile long servingNanos;
   /** A tick recorded a transition's last swap: finish it before the next build. */
   private volatile boolean finishDue;
 
-  TickRunner(Proxy proxy, ThreadFactory threads) {
+  TickRunner(Proxy proxy, ThreadFactory servingThread, ThreadFactory deliveryThread) {
     this.proxy = proxy;
-    this.serving = new TickServing(proxy, threads);
+    this.serving = new TickServing(proxy, deliveryThread);
     this.server = Executors.newSingleThreadExecutor(r -> {
-      Thread t = threads.newThread(r);
-      t.setName("pancake-serving");
+      Thread t = servingThread.newThread(r);
       serverThread = t;
       return t;
     });
+  }
+
+  /** Nanoseconds the serving thread has spent on ticks so far (the emission levels' load signal). */
+  long servingNanos() {
+    return servingNanos;
   }
 
   /** True on the thread that serves requests (where a merge function runs). */
@@ -157,6 +163,7 @@ final class TickRunner {
   private void serve(long tick, long stamp, Phase p, Transition transition, List<Prepared> written, int[] replicas,
       List<byte[]> labels, List<byte[]> sealed, Request[] served) {
     boolean lastSwap = false;
+    long start = System.nanoTime();
     try {
       for (Prepared w : written) {
         lastSwap |= serving.record(p, transition, w.plan());
@@ -177,6 +184,7 @@ final class TickRunner {
       proxy.phaseLock.unlockRead(stamp);
     }
     serving.deliverAnswers();
+    servingNanos += System.nanoTime() - start; // one writer: the serving thread
     if (lastSwap || proxy.pendingFinish) {
       finishDue = true;
     }

@@ -18,6 +18,8 @@ class EmissionRateTest {
     final EmissionRate rate;
     final long perCall;
     final long perBatch;
+    /** Serving time per batch, on the serving thread (overlapping the emitter's next call). */
+    long servingPerBatch;
     long now;
     double requests;
 
@@ -41,7 +43,7 @@ class EmissionRateTest {
         long start = now;
         now = start + Math.max(period, ((busy + period - 1) / period) * period);
         missed = (int) ((now - start) / period - 1);
-        rate.onTick(start + busy, (long) requests, missed, busy);
+        rate.onTick(start + busy, (long) requests, missed, busy, k * servingPerBatch);
       }
     }
   }
@@ -85,6 +87,24 @@ class EmissionRateTest {
     Sim s = new Sim(rate(1), 400_000, 5_000);
     s.run(5, 20_000);
     assertTrue(s.rate.batchesPerSecond() <= 3200, "batches/s " + s.rate.batchesPerSecond());
+  }
+
+  /**
+   * The serving thread's time counts: with calls that cost little but serving that costs 60 us a
+   * batch, the batches are capped by the serving (about 16 000 a second at full use), not by the
+   * emitter's call time; the same sim counting the emitter alone (the control) asks for more
+   * batches than the serving can take.
+   */
+  @Test
+  void servingBoundTicks_capTheBatchRate_byTheServingThreadsTime() {
+    Sim s = new Sim(rate(64), 20_000, 2_000);
+    s.servingPerBatch = 60_000;
+    s.run(5, 40_000);
+    assertTrue(s.rate.batchesPerSecond() <= 1e9 / 60_000, "batches/s " + s.rate.batchesPerSecond());
+
+    Sim control = new Sim(rate(64), 20_000, 2_000); // serving not counted
+    control.run(5, 40_000);
+    assertTrue(control.rate.batchesPerSecond() > 1.5 * 1e9 / 60_000, "control batches/s " + control.rate.batchesPerSecond());
   }
 
   @Test

@@ -1,0 +1,83 @@
+package io.pancakej;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.pancakej.store.MemoryStore;
+
+/**
+ * The client's background threads come from the application's factory when it gives one, and
+ * close stops every one of them: with non-daemon threads a client that left one running would
+ * keep the JVM alive.
+ */
+class ThreadFactoryTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void everyBackgroundThread_comesFromTheFactory_andCloseStopsThemAll() throws Exception {
+    List<Thread> made = new CopyOnWriteArrayList<>();
+    AtomicInteger n = new AtomicInteger();
+    ThreadFactory factory = r -> {
+      Thread t = new Thread(r, "app-worker-" + n.incrementAndGet());
+      t.setDaemon(false); // the application's choice: these would keep the JVM alive
+      made.add(t);
+      return t;
+    };
+    MemoryStore store = new MemoryStore();
+    byte[] value = "v".getBytes(StandardCharsets.UTF_8);
+    try (PancakeClient client = PancakeClient.open(PancakeConfig.builder().stateDir(dir.resolve("s")).capacity(20)
+        .valueSize(16).keySize(16).threadFactory(factory).store(store).build())) {
+      client.put("k".getBytes(StandardCharsets.UTF_8), value);
+      assertArrayEquals(value, client.get("k".getBytes(StandardCharsets.UTF_8)).orElseThrow());
+      // the clock, serving, answers, log writer, checkpoint and estimator threads
+      assertTrue(made.size() >= 6, made.size() + " threads from the factory: " + made);
+      for (Thread t : Thread.getAllStackTraces().keySet()) {
+        assertFalse(t.getName().startsWith("pancake-"), "a thread not from the factory: " + t.getName());
+      }
+    }
+    for (Thread t : made) {
+      t.join(5_000); // close has returned: nothing should be left to wait for
+      assertFalse(t.isAlive(), t.getName() + " still runs after close");
+    }
+    // a reopen (loading the saved state in the background) uses the factory too
+    int before = made.size();
+    try (PancakeClient client = PancakeClient.open(PancakeConfig.builder().stateDir(dir.resolve("s")).capacity(20)
+        .valueSize(16).keySize(16).createIfMissing(false).threadFactory(factory).store(store.reopen()).build())) {
+      assertArrayEquals(value, client.get("k".getBytes(StandardCharsets.UTF_8)).orElseThrow());
+      assertTrue(made.size() > before + 6, "state loading and the client's threads: " + (made.size() - before));
+    }
+    for (Thread t : made) {
+      t.join(5_000);
+      assertFalse(t.isAlive(), t.getName() + " still runs after close");
+    }
+  }
+
+  @Test
+  void aFactoryThatReturnsNoThread_failsTheOpenClearly_andLeavesNothingBehind() throws Exception {
+    Path state = dir.resolve("t");
+    MemoryStore store = new MemoryStore();
+    ConfigException e = assertThrows(ConfigException.class, () -> PancakeClient.open(PancakeConfig.builder()
+        .stateDir(state).capacity(20).valueSize(16).keySize(16).threadFactory(r -> null).store(store).build()).close());
+    assertTrue(e.getMessage().contains("thread factory returned no thread"), e.getMessage());
+    assertFalse(java.nio.file.Files.exists(state.resolve("state.bin")), "no state was created");
+    assertEquals(0, store.size(), "nothing was written to the store");
+    try (PancakeClient client = PancakeClient.open(PancakeConfig.builder().stateDir(state).capacity(20).valueSize(16)
+        .keySize(16).store(store).build())) {
+      assertTrue(client.get("k".getBytes(StandardCharsets.UTF_8)).isEmpty(), "a fixed configuration opens");
+    }
+  }
+}
