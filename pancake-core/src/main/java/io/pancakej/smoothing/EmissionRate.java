@@ -3,7 +3,8 @@ package io.pancakej.smoothing;
 /**
  * How many batches the emitter sends, and how they are grouped into ticks: two levels chosen once
  * per coarse window, from the number of requests that arrived in the previous window and from how
- * busy the emitter was -- never from the queue, the coins or what batches served. Levels are
+ * busy the emitter and the serving thread were -- never from the queue, the coins or what batches
+ * served. A window is as busy as the busier of the two. Levels are
  * quarter octaves ({@code 2^(1/4)} apart).
  *
  * <p>The <em>batch level</em> L sets the batches per second, about {@code floor x 2^(L/4)}. A
