@@ -6,20 +6,22 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
- * Sends ticks on the clock. Tick times lie on one global grid: every level's period divides the
- * floor's (levels are the floor times powers of two), so all grids share the origin taken when
- * the emitter starts, and a level change never re-anchors it. A tick that cannot start on its grid
- * point (the thread woke late, or the tick before ran past it) waits for the next point: a call
- * leaves only at a grid point, whatever the ticks before it served, wrote or cost. Requests wait
- * in the queue for the next tick. The level moves once per window from the number of requests
- * that arrived and how busy the emitter was ({@link EmissionRate}): when it cannot keep up, the
- * same batches go out in fewer, larger ticks, which the store learns as a coarse aggregate.
+ * Sends ticks on the clock. Tick times lie on a grid: the points {@code origin + j x period} of the
+ * current tick rate, from one origin taken when the emitter starts (a level change never
+ * re-anchors it). A tick that cannot start on its grid point (the thread woke late, or the tick
+ * before ran past it) waits for the next point: a call leaves only at a grid point, whatever the
+ * ticks before it served, wrote or cost ({@code EmitterGridTest}, on a simulated clock). Requests
+ * wait in the queue for the next tick. The levels move once per window from the number of requests
+ * that arrived and how busy the emitter and the serving thread were ({@link EmissionRate}): when
+ * they cannot keep up, the same batches go out in fewer, larger ticks, which the store learns as a
+ * coarse aggregate.
  */
 final class Emitter implements AutoCloseable {
   /** The length of a rate window. */
   static final long WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-  private final TickRunner runner;
+  private final Ticks runner;
+  private final Clock clock;
   private final EmissionRate rate;
   private final LongSupplier requests;
   private final Thread thread;
@@ -27,8 +29,13 @@ final class Emitter implements AutoCloseable {
   private volatile long late;
   private volatile long ticks;
 
-  Emitter(TickRunner runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads) {
+  Emitter(Ticks runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads) {
+    this(runner, rate, requests, threads, Clock.SYSTEM);
+  }
+
+  Emitter(Ticks runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads, Clock clock) {
     this.runner = runner;
+    this.clock = clock;
     this.rate = rate;
     this.requests = requests;
     this.thread = threads.newThread(this::loop);
@@ -58,7 +65,7 @@ final class Emitter implements AutoCloseable {
   }
 
   private void loop() {
-    long origin = System.nanoTime();
+    long origin = clock.nanoTime();
     long next = origin;
     int missed = 0;
     long servedBefore = runner.servingNanos();
@@ -73,7 +80,7 @@ final class Emitter implements AutoCloseable {
         // the requests it served have been failed with this error; keep the schedule
       }
       ticks++;
-      long now = System.nanoTime();
+      long now = clock.nanoTime();
       long served = runner.servingNanos();
       rate.onTick(now, requests.getAsLong(), missed, now - next, served - servedBefore);
       servedBefore = served;
@@ -93,17 +100,16 @@ final class Emitter implements AutoCloseable {
    */
   private void waitUntil(long deadline) {
     long wait;
-    while (running && (wait = deadline - System.nanoTime()) > oversleep) {
-      Thread.interrupted(); // a stray interrupt must not turn parking into spinning
+    while (running && (wait = deadline - clock.nanoTime()) > oversleep) {
       long asked = wait - oversleep;
-      long before = System.nanoTime();
-      LockSupport.parkNanos(asked);
-      long over = System.nanoTime() - before - asked;
+      long before = clock.nanoTime();
+      clock.park(asked);
+      long over = clock.nanoTime() - before - asked;
       // a running estimate of the oversleep, at most a millisecond
       oversleep = Math.min(MAX_OVERSLEEP, Math.max(0, (7 * oversleep + over) / 8));
     }
-    while (running && System.nanoTime() < deadline) {
-      Thread.yield(); // the rest is shorter than a park would take: hand the core over meanwhile
+    while (running && clock.nanoTime() < deadline) {
+      clock.pause(); // the rest is shorter than a park would take: hand the core over meanwhile
     }
   }
 

@@ -38,7 +38,7 @@ import io.pancakej.smoothing.TickServing.WriteBack;
  * old phase, and are sealed again, in order, under the new one. A transition's last swap is
  * finished by the thread that builds ticks, which holds no stamp when it does.
  */
-final class TickRunner {
+final class TickRunner implements Ticks {
   private final Proxy proxy;
   private final TickServing serving;
   /** The serving thread: one tick's serving at a time, in tick order. */
@@ -69,7 +69,8 @@ final class TickRunner {
   }
 
   /** Nanoseconds the serving thread has spent on ticks so far (the emission levels' load signal). */
-  long servingNanos() {
+  @Override
+  public long servingNanos() {
     return servingNanos;
   }
 
@@ -95,7 +96,8 @@ final class TickRunner {
    * write-back its call carried is then dropped, which loses nothing (the UpdateCache still holds
    * every value not known to be stored).
    */
-  synchronized void send(int batches) {
+  @Override
+  public synchronized void send(int batches) {
     run(batches);
   }
 

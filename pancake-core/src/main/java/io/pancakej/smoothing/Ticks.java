@@ -1,0 +1,10 @@
+package io.pancakej.smoothing;
+
+/** What the emitter drives: sending a tick, and how long the serving of ticks has taken so far. */
+interface Ticks {
+  /** Sends a tick of {@code batches} batches (returns once its call is back). */
+  void send(int batches);
+
+  /** Nanoseconds the serving thread has spent on ticks so far. */
+  long servingNanos();
+}
