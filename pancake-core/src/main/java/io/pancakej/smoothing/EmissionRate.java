@@ -13,18 +13,23 @@ package io.pancakej.smoothing;
  * then, and a closed-loop caller, served about 0.7 times per tick, still pulls the level up), and
  * L moves up to an octave towards the lowest level that gives as much; {@code h} =
  * {@value #TIGHT} near the emitter's capacity, where L moves up one step at a time (a level above
- * capacity only gets stepped back down, and a batch beyond what the requests need costs as much
- * as a real one) and down an octave once the arrivals fall below half of it. Idle time lets it
- * fall back to the floor, which keeps a blocked caller served.
+ * capacity only gets stepped back down) and down to the level the arrivals need, up to an octave a
+ * window (a batch beyond what the requests need costs as much as a real one): batches there carry
+ * about {@code B x delta / h} requests while callers keep them waiting. Idle time lets it fall
+ * back to the floor, which keeps a blocked caller served.
  *
  * <p>The <em>tick level</em> T caps the ticks per second at {@code floor x 2^(T/4)} (at most
  * {@code maxTicks}); the batches of a second go out in {@code floor x 2^(min(L, T)/4)} ticks of
  * about {@code 2^((L - min(L, T))/4)} batches each (a whole number, at most {@code maxBatches}). A
  * tick is one store call. When the emitter cannot keep up (more than a tenth of a window's grid
- * points missed, or busy for more than {@value #BUSY_HIGH} of it): while ticks are small (fewer
- * than {@value #SPLIT} batches) T steps down, so the same batches go out in fewer, larger ticks
- * (one round trip for more of them); once ticks are large, round trips are not what costs, and L
- * steps down instead. A window busy for less than {@value #BUSY_LOW} (and at most 1 % of points
+ * points missed, or busy for more than {@value #BUSY_HIGH} of it) while batches are full (the
+ * window's arrivals above {@value #FULL} of the real slots its batches carried: requests wait at
+ * every tick) and ticks small (fewer than {@value #SPLIT} batches), T steps down, so the same
+ * batches go out in fewer, larger ticks (one round trip for more of them); otherwise L steps down,
+ * as many ticks with fewer batches each. A tick serves about the requests waiting when it is
+ * built, whatever its size: a few callers that wait for their answers get more of them per second
+ * from frequent ticks with fuller batches than from larger ticks at a lower rate (measured in
+ * docs/results/timing.md). A window busy for less than {@value #BUSY_LOW} (and at most 1 % of points
  * missed) raises T a step (more, smaller ticks: a shorter wait for the next one); so does, as a
  * probe, any other window that was not overloaded while T binds (more than one batch per tick),
  * and a probe that overloads the next window is taken back, with no probe for
@@ -38,12 +43,22 @@ final class EmissionRate {
   static final double BUSY_HIGH = 0.7;
   /** Busy for less than this share: a quarter octave more ticks would still fit (a tick costs at least as much). */
   static final double BUSY_LOW = 0.5;
-  /** Ticks smaller than this are made larger, rather than fewer, when the emitter cannot keep up. */
+  /** Ticks smaller than this are made larger, rather than fewer, when the emitter cannot keep up with a backlog. */
   static final int SPLIT = 8;
+  /**
+   * Arrivals above this share of the real slots the window's batches carried mean requests wait at
+   * every tick (a backlog, or many callers in flight): round trips are then worth saving. A few
+   * callers that wait for their answers leave slots empty, and a tick serves about the requests
+   * waiting when it is built, whatever its size.
+   */
+  static final double FULL = 0.93;
   /** Batches asked for, per batch the arrivals need, while the emitter has room to spare. */
   static final double ROOMY = 4;
-  /** Batches asked for, per batch the arrivals need, near the emitter's capacity. */
-  static final double TIGHT = 1.25;
+  /**
+   * Batches asked for, per batch the arrivals need, near the emitter's capacity: a tenth to spare,
+   * so batches there carry about {@code 1.5 / 1.1 = 1.36} requests when requests keep coming.
+   */
+  static final double TIGHT = 1.1;
   /** Windows to wait after a probe of a higher tick level overloaded the emitter. */
   static final int PROBE_COOLDOWN = 2;
   /** Levels per doubling. */
@@ -61,6 +76,7 @@ final class EmissionRate {
   private long windowRequests;
   private boolean started;
   private long windowTicks;
+  private long windowBatches;
   private long windowMissed;
   private long windowBusy;
   private long windowServing;
@@ -142,6 +158,7 @@ final class EmissionRate {
    */
   boolean onTick(long nowNanos, long requests, int missedPoints, long busyNanos, long servingNanos) {
     windowTicks++;
+    windowBatches += batchesPerTick();
     windowMissed += missedPoints;
     windowBusy += busyNanos;
     windowServing += servingNanos;
@@ -149,6 +166,7 @@ final class EmissionRate {
       started = true;
       windowStart = nowNanos;
       windowRequests = requests;
+      windowBatches = 0;
       windowBusy = 0;
       windowServing = 0;
       return false;
@@ -160,8 +178,10 @@ final class EmissionRate {
     double arrivals = (requests - windowRequests) * 1e9 / elapsed;
     double busy = (double) Math.max(windowBusy, windowServing) / elapsed;
     boolean overloaded = windowMissed * 10 > windowTicks + windowMissed || busy > BUSY_HIGH;
+    boolean full = requests - windowRequests > FULL * realSlotsPerBatch * windowBatches;
     boolean easy = busy < BUSY_LOW && windowMissed * 100 <= windowTicks + windowMissed; // at most 1 % missed
     windowTicks = 0;
+    windowBatches = 0;
     windowMissed = 0;
     windowBusy = 0;
     windowServing = 0;
@@ -179,10 +199,12 @@ final class EmissionRate {
       if (probed && ticks > 0) {
         tickLevel = ticks - 1; // the extra ticks cost more than they gave: back, and wait before trying again
         cooldown = PROBE_COOLDOWN;
-      } else if (batchesPerTick() < SPLIT && ticks > 0) {
-        tickLevel = ticks - 1; // the same batches in fewer, larger ticks
+      } else if (batchesPerTick() < SPLIT && ticks > 0 && full) {
+        tickLevel = ticks - 1; // requests wait at every tick: the same batches in fewer, larger ticks
       } else {
-        level--; // large ticks (or ticks near the floor) already: fewer batches
+        // slots left empty (larger ticks at a lower rate would serve fewer requests a second), or
+        // large ticks already: fewer batches in as many ticks, each fuller
+        level--;
       }
     } else {
       if (tickLevel < maxTickLevel && (easy || cooldown == 0 && level > tickLevel && batchesPerTick() > 1)) {
@@ -194,9 +216,9 @@ final class EmissionRate {
       boolean room = busy < BUSY_LOW;
       // with room to spare, ask for four times the batches the arrivals need (a closed loop that
       // gets about 0.7 requests served per tick then still pulls the level up); near the emitter's
-      // capacity, a quarter more than they need, and only a step at a time: a level above capacity
-      // only gets stepped back down, and a batch beyond what the requests need costs the emitter
-      // and the store as much as a real one
+      // capacity, a tenth more than they need, up a step at a time (a level above capacity only
+      // gets stepped back down) and down to what they need at once (up to an octave a window): a
+      // batch beyond what the requests need costs the emitter and the store as much as a real one
       double needed = (room ? ROOMY : TIGHT) * arrivals / realSlotsPerBatch;
       int wanted = 0;
       while (wanted < maxLevel && batchesPerSecond(wanted) < needed) {
@@ -206,8 +228,10 @@ final class EmissionRate {
         level = Math.max(level - STEPS, Math.min(level + STEPS, wanted));
       } else if (wanted > level) {
         level++;
-      } else if (wanted < level - STEPS) {
-        level -= STEPS; // the arrivals fell to less than half of what the level serves
+      } else if (!full) {
+        // slots were left empty, so the arrivals are what the callers ask for: batches they do
+        // not need cost as much as real ones (full batches say nothing of what is asked)
+        level = Math.max(level - STEPS, wanted);
       }
     }
     int batchShift = maxLevel - maxTickLevel;

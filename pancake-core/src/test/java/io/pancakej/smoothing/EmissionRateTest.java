@@ -48,6 +48,80 @@ class EmissionRateTest {
     }
   }
 
+  /**
+   * A few callers that each wait for their answer (a closed loop): a tick takes the requests
+   * waiting when it is built, as far as its real slots go (each of its {@code 3k} slots real with
+   * probability 1/2), and answers them when the serving of the tick is done, about one tick later
+   * (the pipeline); a caller then asks again at once.
+   */
+  private static final class ClosedLoop {
+    final EmissionRate rate;
+    final long perCall;
+    final long perBatch;
+    final java.util.Random coins = new java.util.Random(7);
+    long now;
+    long requests;
+    long served;
+    long batches;
+    int waiting;
+    /** Answers of the last tick, given when the next one is built. */
+    int answering;
+
+    ClosedLoop(EmissionRate rate, int callers, long perCallNanos, long perBatchNanos) {
+      this.rate = rate;
+      this.perCall = perCallNanos;
+      this.perBatch = perBatchNanos;
+      this.waiting = callers;
+      this.requests = callers;
+    }
+
+    void run(double seconds) {
+      long end = now + (long) (seconds * 1e9);
+      int missed = 0;
+      while (now < end) {
+        long period = (long) (1e9 / rate.ticksPerSecond());
+        int k = rate.batchesPerTick();
+        waiting += answering; // the previous tick's callers ask again
+        requests += answering;
+        int slots = 0;
+        for (int i = 0; i < k * B; i++) {
+          slots += coins.nextBoolean() ? 1 : 0;
+        }
+        answering = Math.min(waiting, slots);
+        waiting -= answering;
+        served += answering;
+        batches += k;
+        long busy = perCall + k * perBatch;
+        long start = now;
+        now = start + Math.max(period, ((busy + period - 1) / period) * period);
+        missed = (int) ((now - start) / period - 1);
+        rate.onTick(start + busy, requests, missed, busy, 0);
+      }
+    }
+  }
+
+  /**
+   * Eight callers that wait for their answers, on a store where a tick costs 60 us plus 30 us a
+   * batch: the levels settle where batches carry at least 1.3 requests each (a tenth more batches
+   * than the arrivals need, no larger ticks at a lower rate while slots go empty). The levels of
+   * the previous landing (a quarter more batches, the level lowered only when the arrivals halved,
+   * ticks merged whenever the emitter was busy) left batches at about one request each.
+   */
+  @Test
+  void fewCallersWaitingForAnswers_fillTheirBatches() {
+    ClosedLoop c = new ClosedLoop(rate(64), 8, 60_000, 30_000);
+    c.run(5);
+    long served = c.served;
+    long batches = c.batches;
+    c.run(10);
+    double perBatch = (double) (c.served - served) / (c.batches - batches);
+    double perSecond = (c.served - served) / 10.0;
+    // (this model: 1.34 per batch, 24 300 requests/s at 3 200 ticks of 5 batches; the previous
+    // levels: 1.04, 19 000 at 2 260 ticks of 8)
+    assertTrue(perBatch >= 1.3, String.format("%.2f requests per batch, %.0f requests/s, %.0f ticks/s x %d",
+        perBatch, perSecond, c.rate.ticksPerSecond(), c.rate.batchesPerTick()));
+  }
+
   private static EmissionRate rate(int maxBatches) {
     return new EmissionRate(100, 6400, maxBatches, B, WINDOW);
   }
@@ -76,7 +150,8 @@ class EmissionRateTest {
     // a round trip of 400 us: with one batch per tick, at most 0.7 / 400 us = 1 750 batches per second
     Sim s = new Sim(rate(64), 400_000, 5_000);
     s.run(5, 20_000);
-    assertTrue(s.rate.ticksPerSecond() <= 1750, "ticks/s " + s.rate.ticksPerSecond());
+    // (a probe may be a step above)
+    assertTrue(s.rate.ticksPerSecond() <= 1750 * Math.pow(2, 0.25), "ticks/s " + s.rate.ticksPerSecond());
     assertTrue(s.rate.batchesPerTick() >= EmissionRate.SPLIT - 2, "batches per tick " + s.rate.batchesPerTick());
     assertTrue(s.rate.batchesPerSecond() >= 4 * 1750, "batches/s " + s.rate.batchesPerSecond());
   }
