@@ -61,7 +61,9 @@ public final class EncryptedClient extends PerKeyClient {
    * Opens the client from properties: the master key from {@code pancake.key.file}, else
    * {@code <pancake.state.dir>/master.key} (state directory default {@value #DEFAULT_STATE_DIR}),
    * created on first use unless {@code pancake.state.create=false}, in which case a missing key
-   * file is a {@link StateException}; the store by name ({@link Stores#open}).
+   * file is a {@link StateException}; the store by name ({@link Stores#open(Properties, Path, boolean)}). The
+   * key file is this baseline's state: a {@code memory} store is refused once an earlier process
+   * left one, since the data sealed under it went with that process.
    */
   public static EncryptedClient open(Properties props) {
     Limits limits = Limits.fromProperties(props);
@@ -69,7 +71,8 @@ public final class EncryptedClient extends PerKeyClient {
     Path keyFile = PropertyReader.path(props, PancakeConfig.KEY_FILE_PROPERTY, stateDir.resolve("master.key"));
     boolean create = PropertyReader.bool(props, PancakeConfig.CREATE_PROPERTY, true);
     MasterKey key;
-    if (Files.exists(keyFile)) {
+    boolean exists = Files.exists(keyFile);
+    if (exists) {
       key = MasterKey.load(keyFile);
     } else if (create) {
       key = MasterKey.loadOrCreate(keyFile);
@@ -78,7 +81,7 @@ public final class EncryptedClient extends PerKeyClient {
           + PancakeConfig.CREATE_PROPERTY + "=false: load the data first (bin/ycsb load encrypted ...)"
           + " with the same " + PancakeConfig.STATE_DIR_PROPERTY + " or " + PancakeConfig.KEY_FILE_PROPERTY);
     }
-    return new EncryptedClient(Stores.open(props), key, limits);
+    return new EncryptedClient(Stores.open(props, keyFile.toAbsolutePath().getParent(), exists), key, limits);
   }
 
   /** The store label of {@code key}: PRF(prefix || key), deterministic. */
