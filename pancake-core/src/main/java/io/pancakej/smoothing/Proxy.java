@@ -42,7 +42,7 @@ final class Proxy implements Engine {
   final StateDirectory stateDir;
   final MasterKey masterKey;
   private final Labels labels;
-  /** Seals replicas and the canary: AES-256-GCM under counted key epochs (see {@link #valueAead}). */
+  /** Seals replicas and the canary: AES-256-GCM under counted key epochs (where they resume: {@code valueAead}). */
   final EpochAead aead;
   final ReplicaCodec codec;
   final KeyTable keys;
@@ -364,46 +364,5 @@ final class Proxy implements Engine {
         t == null ? 0 : t.cachedValues(), t == null ? 0 : t.cachedValueBytes(),
         estimator == null ? Double.NaN : estimator.lastPValue(), transitions.estimateSamples,
         transitions.estimateSource);
-  }
-
-  Phase phase() {
-    return phase;
-  }
-
-  /** The value cipher (tests: epochs and counts). */
-  EpochAead valueAead() {
-    return aead;
-  }
-
-  ReplicaPlan plan() {
-    return phase.target;
-  }
-
-  KvStore store() {
-    return store;
-  }
-
-  Estimator estimator() {
-    return estimator;
-  }
-
-  /** Decrypts replica {@code r} straight from the store (tests: check replicas after quiescence). */
-  byte[] readReplicaValue(int r) {
-    return readReplica(phase, r).valueOrNull();
-  }
-
-  /** Replica {@code r} straight from the store, opened as a tick in phase {@code p} would (tests). */
-  ReplicaCodec.View readReplica(Phase p, int r) {
-    byte[] label = label(r);
-    return runner.open(p, r, label, store.get(label));
-  }
-
-  int slotOf(byte[] key) {
-    return keys.peek(key);
-  }
-
-  /** Runs one tick of one batch now, on the caller's thread (tests). */
-  void idleBatch() {
-    runner.tick(1);
   }
 }
