@@ -165,7 +165,7 @@ final class TickRunner implements Ticks {
   private void serve(long tick, long stamp, Phase p, Transition transition, List<Prepared> written, int[] replicas,
       List<byte[]> labels, List<byte[]> sealed, Request[] served) {
     boolean lastSwap = false;
-    long start = System.nanoTime();
+    long start = proxy.clock.nanoTime();
     try {
       for (Prepared w : written) {
         lastSwap |= serving.record(p, transition, w.plan());
@@ -186,7 +186,7 @@ final class TickRunner implements Ticks {
       proxy.phaseLock.unlockRead(stamp);
     }
     serving.deliverAnswers();
-    servingNanos += System.nanoTime() - start; // one writer: the serving thread
+    servingNanos += proxy.clock.nanoTime() - start; // one writer: the serving thread
     if (lastSwap || proxy.pendingFinish) {
       finishDue = true;
     }
