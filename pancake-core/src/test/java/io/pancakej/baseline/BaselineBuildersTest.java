@@ -28,10 +28,13 @@ class BaselineBuildersTest {
   @TempDir
   Path dir;
 
+  private int runs;
+
+  /** A memory store, with a state directory of its own (a memory store is refused under an earlier run's key). */
   private Properties memory() {
     Properties p = new Properties();
     p.setProperty("pancake.store", "memory");
-    p.setProperty("pancake.state.dir", dir.resolve("state").toString());
+    p.setProperty("pancake.state.dir", dir.resolve("state" + runs++).toString());
     return p;
   }
 
