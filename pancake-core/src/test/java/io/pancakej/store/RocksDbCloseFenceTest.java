@@ -43,6 +43,71 @@ class RocksDbCloseFenceTest {
     return v;
   }
 
+  /**
+   * A multi-get long enough (200 000 keys, read from table files) that close is called while it is
+   * in RocksDB: close returns only after the multi-get did, which returned every value. Without the
+   * fence close frees the database under the call (use-after-free: garbage, an error or a crash).
+   */
+  @Test
+  void closeCalledDuringALongMultiGet_returnsOnlyAfterIt() throws Exception {
+    int n = 200_000;
+    List<byte[]> keys = new ArrayList<>(n);
+    Path db = dir.resolve("long");
+    // batches of about 1 MiB with flushes every MiB: the data goes to table files and close has no flush of its own to do
+    try (RocksDbStore store = RocksDbStore.open(db, new RocksDbStore.Tuning(8, 64, true, 1))) {
+      List<byte[]> batchKeys = new ArrayList<>();
+      List<byte[]> batchValues = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        keys.add(key(i));
+        batchKeys.add(key(i));
+        batchValues.add(value(i));
+        if (batchKeys.size() == 10_000) {
+          store.multiPut(batchKeys, batchValues);
+          batchKeys.clear();
+          batchValues.clear();
+        }
+      }
+    }
+    int overlapped = 0;
+    for (int round = 0; round < 5 && overlapped < 2; round++) {
+      RocksDbStore store = RocksDbStore.open(db, new RocksDbStore.Tuning(8, 64, true, 1));
+      CountDownLatch calling = new CountDownLatch(1);
+      long[] getEnded = {0};
+      Object[] outcome = new Object[1];
+      Thread reader = new Thread(() -> {
+        calling.countDown();
+        try {
+          outcome[0] = store.multiGet(keys);
+        } catch (Throwable e) {
+          outcome[0] = e;
+        }
+        getEnded[0] = System.nanoTime();
+      });
+      reader.start();
+      assertTrue(calling.await(10, TimeUnit.SECONDS));
+      Thread.sleep(10);
+      long closeCalled = System.nanoTime();
+      store.close();
+      long closeEnded = System.nanoTime();
+      reader.join(TimeUnit.SECONDS.toMillis(30));
+      if (outcome[0] instanceof StoreException e && e.getMessage().endsWith(" is closed")) {
+        continue; // the call started after close: a clean refusal, but no overlap to check
+      }
+      assertTrue(outcome[0] instanceof List, "the multi-get completed: " + outcome[0]);
+      @SuppressWarnings("unchecked")
+      List<byte[]> got = (List<byte[]>) outcome[0];
+      assertEquals(n, got.size());
+      for (int i = 0; i < n; i += 997) {
+        assertArrayEquals(value(i), got.get(i), "value " + i);
+      }
+      if (getEnded[0] > closeCalled) {
+        overlapped++;
+        assertTrue(closeEnded >= getEnded[0], "close returned only after the multi-get it overlapped");
+      }
+    }
+    assertTrue(overlapped > 0, "close was called during a multi-get at least once");
+  }
+
   @Test
   void callsRunningWhileTheStoreCloses_completeOrFailCleanly() throws Exception {
     List<byte[]> keys = new ArrayList<>(KEYS);
