@@ -68,7 +68,7 @@ class ClientReshardTest {
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void insecure_losesNoAcknowledgedWrite_whileSlotsMove() throws Exception {
-    try (InsecureClient client = new InsecureClient(RedisClusterStore.open(cluster.properties()))) {
+    try (InsecureClient client = InsecureClient.builder().store(RedisClusterStore.open(cluster.properties())).build()) {
       runWhileMoving(client);
     }
   }

@@ -287,8 +287,8 @@ class StateCreationTest {
   @Test
   void redis_dbHoldingAnotherSchemesData_isRefused_namingTheCount_whileAnEmptyDbIsFine() throws Exception {
     redis.flushAll();
-    try (EncryptedClient other = new EncryptedClient(RedisStore.open(redis(3, dir)),
-        MasterKey.generate(new SecureRandom()), 64, 16)) {
+    try (EncryptedClient other = EncryptedClient.builder().store(RedisStore.open(redis(3, dir)))
+        .masterKey(MasterKey.generate(new SecureRandom())).valueSize(64).keySize(16).build()) {
       other.put(b("carol"), b("3"));
       other.put(b("dave"), b("4"));
     }

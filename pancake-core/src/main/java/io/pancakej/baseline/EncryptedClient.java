@@ -11,11 +11,12 @@ import io.pancakej.IntegrityException;
 import io.pancakej.PancakeConfig;
 import io.pancakej.StateException;
 import io.pancakej.config.Limits;
-import io.pancakej.config.PropertyReader;
 import io.pancakej.crypto.Aead;
 import io.pancakej.crypto.KeyPurposes;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.crypto.Prf;
+import io.pancakej.scheme.SchemeBuilder;
+import io.pancakej.scheme.SchemeSettings;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
 
@@ -41,15 +42,6 @@ public final class EncryptedClient extends PerKeyClient {
   private final Prf labels;
   private final Aead aead;
 
-  /**
-   * A client on {@code store} (which it takes ownership of), with keys derived from
-   * {@code masterKey}, values up to {@code valueSize} bytes and keys up to {@code keySize} bytes
-   * (the bounds of {@link Limits}).
-   */
-  public EncryptedClient(KvStore store, MasterKey masterKey, int valueSize, int keySize) {
-    this(store, masterKey, new Limits(keySize, valueSize, null));
-  }
-
   private EncryptedClient(KvStore store, MasterKey masterKey, Limits limits) {
     super(store, limits);
     Objects.requireNonNull(masterKey, "masterKey");
@@ -57,28 +49,23 @@ public final class EncryptedClient extends PerKeyClient {
     this.aead = new Aead(masterKey.derive(KeyPurposes.ENCRYPTED_VALUES));
   }
 
+  /** A builder; {@link Builder#store} and a master key ({@link Builder#masterKey} or a key file) are needed. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
   /**
-   * Opens the client from properties: the master key from {@code pancake.key.file}, else
-   * {@code <pancake.state.dir>/master.key} (state directory default {@value #DEFAULT_STATE_DIR}),
-   * created on first use unless {@code pancake.state.create=false}, in which case a missing key
-   * file is a {@link StateException}; the store by name ({@link Stores#open}).
+   * Opens the client from properties, through {@link Builder}: {@value SchemeBuilder#STATE_DIR_PROPERTY}
+   * (default {@value #DEFAULT_STATE_DIR}), {@value SchemeBuilder#KEY_FILE_PROPERTY} (default
+   * {@code master.key} in the state directory), {@value SchemeBuilder#CREATE_PROPERTY},
+   * {@value Limits#VALUE_SIZE_PROPERTY}, {@value Limits#KEY_SIZE_PROPERTY}; the store by name
+   * ({@link Stores#open(Properties, Path, boolean)}). The key file is created on first use unless
+   * {@code pancake.state.create=false}, in which case a missing one is a {@link StateException}. The
+   * key file is this baseline's state: a {@code memory} store is refused once an earlier process
+   * left one, since the data sealed under it went with that process.
    */
   public static EncryptedClient open(Properties props) {
-    Limits limits = Limits.fromProperties(props);
-    Path stateDir = PropertyReader.path(props, PancakeConfig.STATE_DIR_PROPERTY, Path.of(DEFAULT_STATE_DIR));
-    Path keyFile = PropertyReader.path(props, PancakeConfig.KEY_FILE_PROPERTY, stateDir.resolve("master.key"));
-    boolean create = PropertyReader.bool(props, PancakeConfig.CREATE_PROPERTY, true);
-    MasterKey key;
-    if (Files.exists(keyFile)) {
-      key = MasterKey.load(keyFile);
-    } else if (create) {
-      key = MasterKey.loadOrCreate(keyFile);
-    } else {
-      throw new StateException("no master key file at " + keyFile.toAbsolutePath() + " and "
-          + PancakeConfig.CREATE_PROPERTY + "=false: load the data first (bin/ycsb load encrypted ...)"
-          + " with the same " + PancakeConfig.STATE_DIR_PROPERTY + " or " + PancakeConfig.KEY_FILE_PROPERTY);
-    }
-    return new EncryptedClient(Stores.open(props), key, limits);
+    return Builder.fromProperties(props).build();
   }
 
   /** The store label of {@code key}: PRF(prefix || key), deterministic. */
@@ -136,5 +123,60 @@ public final class EncryptedClient extends PerKeyClient {
   @Override
   byte[] decode(byte[] label, byte[] sealed) {
     return open(label, sealed);
+  }
+
+  /**
+   * Builder with fail-fast checks, on the settings every scheme shares ({@link SchemeBuilder}): the
+   * key and value sizes (read at every open: nothing fixes them), the key file or a
+   * {@link #masterKey}, whether a missing key file may be created, and the store, which the client
+   * then owns. A capacity is accepted and ignored: one store entry per key, no fixed size.
+   */
+  public static final class Builder extends SchemeBuilder<Builder> {
+    private MasterKey masterKey;
+
+    private Builder() {
+      super("encrypted", DEFAULT_STATE_DIR, 30);
+    }
+
+    /** Use this master key instead of a key file. */
+    public Builder masterKey(MasterKey key) {
+      this.masterKey = Objects.requireNonNull(key, "masterKey");
+      return this;
+    }
+
+    /**
+     * What the properties say; the master key is read (or created) before the store opens, so a
+     * missing key that may not be created opens nothing.
+     */
+    static Builder fromProperties(Properties props) {
+      Builder b = builder().readProperties(props);
+      Path keyFile = b.settings().keyFile();
+      boolean existed = Files.exists(keyFile);
+      b.masterKey(b.keyOf(b.settings()));
+      return b.store(Stores.open(props, keyFile.toAbsolutePath().getParent(), existed));
+    }
+
+    /** The master key given, else the key file's; a missing key file is created unless creating is off. */
+    private MasterKey keyOf(SchemeSettings s) {
+      if (masterKey != null) {
+        return masterKey;
+      }
+      Path keyFile = s.keyFile();
+      if (Files.exists(keyFile)) {
+        return MasterKey.load(keyFile);
+      }
+      if (!s.createIfMissing()) {
+        throw new StateException("no master key file at " + keyFile.toAbsolutePath() + " and "
+            + SchemeBuilder.CREATE_PROPERTY + "=false: load the data first (bin/ycsb load encrypted ...) with the"
+            + " same " + SchemeBuilder.STATE_DIR_PROPERTY + " or " + SchemeBuilder.KEY_FILE_PROPERTY);
+      }
+      return MasterKey.loadOrCreate(keyFile);
+    }
+
+    /** Opens the client on the store given to {@link #store}. */
+    public EncryptedClient build() {
+      return open(s -> new EncryptedClient(s.store(), keyOf(s),
+          new Limits(s.keySizeOr(Limits.DEFAULT_KEY_SIZE), s.valueSizeOr(Limits.DEFAULT_VALUE_SIZE), null)));
+    }
   }
 }

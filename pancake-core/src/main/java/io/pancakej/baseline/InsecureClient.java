@@ -3,6 +3,7 @@ package io.pancakej.baseline;
 import java.util.Properties;
 
 import io.pancakej.config.Limits;
+import io.pancakej.scheme.SchemeBuilder;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.Stores;
 
@@ -17,24 +18,21 @@ import io.pancakej.store.Stores;
  */
 public final class InsecureClient extends PerKeyClient {
 
-  /** A client on {@code store} (which it takes ownership of) with the default size limits. */
-  public InsecureClient(KvStore store) {
-    this(store, Limits.DEFAULT_VALUE_SIZE, Limits.DEFAULT_KEY_SIZE);
-  }
-
-  /** A client on {@code store} with the given maximum value and key sizes in bytes (the bounds of {@link Limits}). */
-  public InsecureClient(KvStore store, int valueSize, int keySize) {
-    this(store, new Limits(keySize, valueSize, null));
-  }
-
   private InsecureClient(KvStore store, Limits limits) {
     super(store, limits);
   }
 
-  /** Reads the size limits, then opens the store named in {@code props} ({@link Stores#open}). */
+  /** A builder; {@link Builder#store} is required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Opens the client from properties, through {@link Builder}: {@value Limits#VALUE_SIZE_PROPERTY},
+   * {@value Limits#KEY_SIZE_PROPERTY}, then the store by name ({@link Stores#open(Properties)}).
+   */
   public static InsecureClient open(Properties props) {
-    Limits limits = Limits.fromProperties(props);
-    return new InsecureClient(Stores.open(props), limits);
+    return Builder.fromProperties(props).build();
   }
 
   @Override
@@ -50,5 +48,28 @@ public final class InsecureClient extends PerKeyClient {
   @Override
   byte[] decode(byte[] storeKey, byte[] stored) {
     return stored;
+  }
+
+  /**
+   * Builder with fail-fast checks, on the settings every scheme shares ({@link SchemeBuilder}): the
+   * key and value sizes (read at every open) and the store, which the client then owns. This
+   * baseline keeps no state and no key: the state directory, key file, create flag and capacity are
+   * accepted and ignored, so that one set of properties serves every scheme.
+   */
+  public static final class Builder extends SchemeBuilder<Builder> {
+    private Builder() {
+      super("insecure", "data/insecure-state", 30);
+    }
+
+    /** What the properties say, on the store they name. */
+    static Builder fromProperties(Properties props) {
+      return builder().readProperties(props).store(Stores.open(props));
+    }
+
+    /** Opens the client on the store given to {@link #store}. */
+    public InsecureClient build() {
+      return open(s -> new InsecureClient(s.store(),
+          new Limits(s.keySizeOr(Limits.DEFAULT_KEY_SIZE), s.valueSizeOr(Limits.DEFAULT_VALUE_SIZE), null)));
+    }
   }
 }

@@ -1,7 +1,5 @@
 package io.pancakej.config;
 
-import java.util.Properties;
-
 import io.pancakej.ConfigException;
 import io.pancakej.ValueTooLargeException;
 
@@ -42,15 +40,6 @@ public final class Limits {
     this.keySize = checkKeySize(keySize);
     this.valueSize = checkValueSize(valueSize);
     this.fixedWhen = fixedWhen;
-  }
-
-  /**
-   * The limits {@value #VALUE_SIZE_PROPERTY} and {@value #KEY_SIZE_PROPERTY} set, with the defaults
-   * for unset ones, for a client that reads them at every open.
-   */
-  public static Limits fromProperties(Properties props) {
-    return new Limits(PropertyReader.intValue(props, KEY_SIZE_PROPERTY, DEFAULT_KEY_SIZE),
-        PropertyReader.intValue(props, VALUE_SIZE_PROPERTY, DEFAULT_VALUE_SIZE), null);
   }
 
   /** {@code bytes} if it is a valid {@value #VALUE_SIZE_PROPERTY}; else a {@link ConfigException} naming it. */

@@ -39,16 +39,17 @@ public final class CtrDrbg implements RandomGenerator {
   static final int MAX_REQUEST_BYTES = 1 << 16;
   /** Generate requests between reseeds (the standard allows up to 2^48). */
   static final int RESEED_INTERVAL = 4096;
-  private static final int BUFFER = 4096;
+  static final int BUFFER = 4096;
 
   private final SecureRandom seeder;
   private final Cipher aes;
-  private final byte[] key = new byte[KEY_BYTES];
-  private final byte[] v = new byte[BLOCK];
-  private final byte[] buffer = new byte[BUFFER];
+  // package-private for the backtracking test (CtrDrbgTest reads the state a draw leaves)
+  final byte[] key = new byte[KEY_BYTES];
+  final byte[] v = new byte[BLOCK];
+  final byte[] buffer = new byte[BUFFER];
   private byte[] zeros = new byte[BUFFER + SEED_BYTES];
   private byte[] stream = new byte[BUFFER + SEED_BYTES];
-  private int position = BUFFER;
+  int position = BUFFER;
   private long reseedCounter;
 
   public CtrDrbg(SecureRandom seeder) {
@@ -176,10 +177,5 @@ public final class CtrDrbg implements RandomGenerator {
       position += n;
       done += n;
     }
-  }
-
-  /** Test hook: copies of Key, V and the buffered bytes (the whole secret state). */
-  byte[][] state() {
-    return new byte[][] {key.clone(), v.clone(), Arrays.copyOfRange(buffer, position, BUFFER)};
   }
 }

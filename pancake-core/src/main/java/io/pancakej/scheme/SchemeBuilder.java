@@ -17,8 +17,10 @@ import io.pancakej.store.Stores;
  * state directory shares -- state directory, whether to create it, capacity, key and value
  * sizes, master key file and store -- with their checks (fail fast at the setter, naming the
  * property) and their reading from properties, in one place. {@code PancakeConfig.Builder},
- * {@code PathOramClient.Builder} and {@code DetWoOramClient.Builder} extend it and add their own
- * settings; {@link #readProperties} is the shared half of each scheme's properties parser.
+ * {@code PathOramClient.Builder}, {@code DetWoOramClient.Builder} and the baselines'
+ * {@code EncryptedClient.Builder} and {@code InsecureClient.Builder} extend it and add their own
+ * settings (a baseline ignores those it has no use for); {@link #readProperties} is the shared
+ * half of each scheme's properties parser.
  *
  * @param <B> the concrete builder, returned by every setter
  */
@@ -160,7 +162,7 @@ public abstract class SchemeBuilder<B extends SchemeBuilder<B>> {
    */
   protected final <C> C open(Function<SchemeSettings, C> opener) {
     if (store == null) {
-      throw new ConfigException("a " + scheme + " client needs a store: call store(...) or use open(Properties)");
+      throw new ConfigException("the " + scheme + " client needs a store: call store(...) or use open(Properties)");
     }
     try {
       return opener.apply(settings());

@@ -136,15 +136,17 @@ final class Checkpointer implements AutoCloseable {
   }
 
   /**
-   * Checkpoints every {@code pancake.checkpoint.interval}, whether or not anything was written: the
-   * short pause of a snapshot then falls on a schedule that says nothing about the requests.
+   * Checkpoints every {@code pancake.checkpoint.interval} of the proxy's clock, whether or not
+   * anything was written: the short pause of a snapshot then falls on a schedule that says nothing
+   * about the requests.
    */
   private void loop() {
-    long next = System.nanoTime() + intervalNanos;
+    Clock clock = proxy.clock;
+    long next = clock.nanoTime() + intervalNanos;
     while (!stopped && proxy.isOpen()) {
-      long wait = next - System.nanoTime();
+      long wait = next - clock.nanoTime();
       if (wait > 0 && !soon) {
-        LockSupport.parkNanos(wait);
+        clock.park(wait); // soon() and close() unpark it
         continue;
       }
       if (wait <= 0) {

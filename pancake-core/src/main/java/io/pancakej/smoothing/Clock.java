@@ -3,7 +3,9 @@ package io.pancakej.smoothing;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The time the emitter keeps: the system's monotonic clock, or a test's simulated one. Not
+ * The engine's time (one instance per proxy: {@code Proxy.clock}): the system's monotonic clock,
+ * or a test's simulated one. The emitter's grid, the serving thread's busy time, checkpoints and
+ * progress messages read it; nothing in the engine reads the system's time directly. Not
  * configurable from outside the engine: when calls leave is the timing property the store sees.
  */
 interface Clock {

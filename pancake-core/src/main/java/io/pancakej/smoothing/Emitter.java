@@ -29,10 +29,6 @@ final class Emitter implements AutoCloseable {
   private volatile long late;
   private volatile long ticks;
 
-  Emitter(Ticks runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads) {
-    this(runner, rate, requests, threads, Clock.SYSTEM);
-  }
-
   Emitter(Ticks runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads, Clock clock) {
     this.runner = runner;
     this.clock = clock;

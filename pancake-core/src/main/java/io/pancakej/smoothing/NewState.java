@@ -59,7 +59,7 @@ final class NewState {
     }
   }
 
-  static Proxy create(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store,
+  static Proxy create(PancakeConfig config, Clock clock, StateDirectory dir, MasterKey key, KvStore store,
       Initial initial) {
     int n = initial.capacity;
     RandomGenerator rnd = Proxy.randomSource(config.seed()).get();
@@ -85,7 +85,7 @@ final class NewState {
     new SecureRandom().nextBytes(stateId);
     ReplicaCodec codec = new ReplicaCodec(config.keySize(), config.valueSize());
     WriteAheadLog.deleteBefore(dir.path(), Long.MAX_VALUE); // leftovers of an earlier, unfinished state
-    Proxy proxy = new Proxy(config, store, dir, key, codec, new Phase.Steady(plan), keyOfSlot, order, bound,
+    Proxy proxy = new Proxy(config, clock, store, dir, key, codec, new Phase.Steady(plan), keyOfSlot, order, bound,
         stateId, 1, initial.inOrder != null ? Estimator.EXACT : Estimator.ASSUMED, source, null);
     writeInitialReplicas(proxy, plan);
     proxy.checkpoint();
@@ -105,7 +105,7 @@ final class NewState {
   private static void writeInitialReplicas(Proxy proxy, ReplicaPlan plan) {
     int m = plan.replicaSlots;
     int chunk = 512;
-    long started = System.nanoTime();
+    long started = proxy.clock.nanoTime();
     int reported = 0;
     List<byte[]> labels = new ArrayList<>(chunk);
     List<byte[]> values = new ArrayList<>(chunk);
@@ -125,7 +125,7 @@ final class NewState {
         if (m >= 100_000 && percent / 10 > reported / 10) {
           reported = percent;
           LOG.log(System.Logger.Level.INFO, String.format("initializing %d replicas: %d%% (%.1f s)", m, percent,
-              (System.nanoTime() - started) / 1e9));
+              (proxy.clock.nanoTime() - started) / 1e9));
         }
       }
     }

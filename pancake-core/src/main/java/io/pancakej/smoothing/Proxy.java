@@ -42,7 +42,7 @@ final class Proxy implements Engine {
   final StateDirectory stateDir;
   final MasterKey masterKey;
   private final Labels labels;
-  /** Seals replicas and the canary: AES-256-GCM under counted key epochs (see {@link #valueAead}). */
+  /** Seals replicas and the canary: AES-256-GCM under counted key epochs (where they resume: {@code valueAead}). */
   final EpochAead aead;
   final ReplicaCodec codec;
   final KeyTable keys;
@@ -57,7 +57,12 @@ final class Proxy implements Engine {
   final AtomicLong versions = new AtomicLong();
   final LongAdder batchCount = new LongAdder();
   final LongAdder swapCount = new LongAdder();
-  volatile long lastSwapMillis = -1;
+  /**
+   * The engine's one clock: the emitter's grid, the serving thread's busy time, the checkpoint
+   * schedule and progress messages all read it. Package-private on purpose: when store calls
+   * leave is what the store sees, so it is not the application's to set (tests simulate it).
+   */
+  final Clock clock;
   /** Set when a tick found the last pending swap already done (after recovery). */
   volatile boolean pendingFinish;
   private final AtomicBoolean open = new AtomicBoolean(true);
@@ -70,9 +75,10 @@ final class Proxy implements Engine {
   final WriteAheadLog wal;
   final Checkpointer checkpointer;
 
-  Proxy(PancakeConfig config, KvStore store, StateDirectory stateDir, MasterKey masterKey,
+  Proxy(PancakeConfig config, Clock clock, KvStore store, StateDirectory stateDir, MasterKey masterKey,
       ReplicaCodec codec, Phase phase, byte[][] keyOfSlot, int[] freeOrder, int nextFree, byte[] stateId,
       long walSequence, long estimateSamples, String estimateSource, ProxyState.KeyEpoch savedKeyEpoch) {
+    this.clock = clock;
     this.store = store;
     this.stateDir = stateDir;
     this.masterKey = masterKey;
@@ -103,7 +109,8 @@ final class Proxy implements Engine {
     this.storeDescription = store.describe();
     this.random = randomSource(config.seed());
     this.emitter = new Emitter(runner, new EmissionRate(config.pacerRate(), config.tickRateMax(),
-        config.tickBatchesMax(), batchSize, Emitter.WINDOW_NANOS), requests.count::sum, threads(config, "pancake-emitter"));
+        config.tickBatchesMax(), batchSize, Emitter.WINDOW_NANOS), requests.count::sum, threads(config, "pancake-emitter"),
+        clock);
     this.transitions = new Transitions(this, Integer.highestOneBit(config.tickBatchesMax()), estimateSamples,
         estimateSource);
     this.estimator = config.adapt()
@@ -364,46 +371,5 @@ final class Proxy implements Engine {
         t == null ? 0 : t.cachedValues(), t == null ? 0 : t.cachedValueBytes(),
         estimator == null ? Double.NaN : estimator.lastPValue(), transitions.estimateSamples,
         transitions.estimateSource);
-  }
-
-  Phase phase() {
-    return phase;
-  }
-
-  /** The value cipher (tests: epochs and counts). */
-  EpochAead valueAead() {
-    return aead;
-  }
-
-  ReplicaPlan plan() {
-    return phase.target;
-  }
-
-  KvStore store() {
-    return store;
-  }
-
-  Estimator estimator() {
-    return estimator;
-  }
-
-  /** Decrypts replica {@code r} straight from the store (tests: check replicas after quiescence). */
-  byte[] readReplicaValue(int r) {
-    return readReplica(phase, r).valueOrNull();
-  }
-
-  /** Replica {@code r} straight from the store, opened as a tick in phase {@code p} would (tests). */
-  ReplicaCodec.View readReplica(Phase p, int r) {
-    byte[] label = label(r);
-    return runner.open(p, r, label, store.get(label));
-  }
-
-  int slotOf(byte[] key) {
-    return keys.peek(key);
-  }
-
-  /** Runs one tick of one batch now, on the caller's thread (tests). */
-  void idleBatch() {
-    runner.tick(1);
   }
 }

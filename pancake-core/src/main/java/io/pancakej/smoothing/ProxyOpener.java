@@ -28,6 +28,11 @@ final class ProxyOpener {
    * the proxy's threads.
    */
   static Proxy open(PancakeConfig config) {
+    return open(config, Clock.SYSTEM);
+  }
+
+  /** {@link #open(PancakeConfig)} on {@code clock} (tests: a simulated one). */
+  static Proxy open(PancakeConfig config, Clock clock) {
     boolean exists = StateDirectory.exists(config.stateDir());
     if (!exists && !config.createIfMissing()) {
       throw new StateException("no PANCAKE state in " + config.stateDir().toAbsolutePath()
@@ -71,8 +76,8 @@ final class ProxyOpener {
         creating = true; // from here on what this create made stays: the store may hold data under the key
       }
       Proxy proxy = exists
-          ? Recovery.reopen(config, dir, key, store, awaitLoad(saved))
-          : NewState.create(config, dir, key, store, initial);
+          ? Recovery.reopen(config, clock, dir, key, store, awaitLoad(saved))
+          : NewState.create(config, clock, dir, key, store, initial);
       proxy.start();
       return proxy;
     } catch (RuntimeException e) {

@@ -25,7 +25,7 @@ import io.pancakej.store.KvStore;
 final class Recovery {
   private Recovery() {}
 
-  static Proxy reopen(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store,
+  static Proxy reopen(PancakeConfig config, Clock clock, StateDirectory dir, MasterKey key, KvStore store,
       ProxyState s) {
     if (!s.storeDescription().equals(store.describe())) {
       throw new StateException("state " + dir.path() + " belongs to store " + s.storeDescription()
@@ -59,7 +59,7 @@ final class Recovery {
     }
     ReplicaCodec codec = new ReplicaCodec(s.keySize(), s.valueSize());
     Recovered r = recover(dir, key, s);
-    Proxy proxy = new Proxy(config, store, dir, key, codec, phase, r.keyOfSlot, r.freeOrder, 0, s.stateId(),
+    Proxy proxy = new Proxy(config, clock, store, dir, key, codec, phase, r.keyOfSlot, r.freeOrder, 0, s.stateId(),
         r.nextSequence, s.estimateSamples(), s.estimateSource(), s.keyEpoch());
     proxy.cache.restore(r.pending, phase.target, proxy.versions.incrementAndGet());
     checkCanary(proxy);

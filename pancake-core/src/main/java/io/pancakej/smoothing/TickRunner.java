@@ -40,7 +40,7 @@ import io.pancakej.smoothing.TickServing.WriteBack;
  */
 final class TickRunner implements Ticks {
   private final Proxy proxy;
-  private final TickServing serving;
+  final TickServing serving;
   /** The serving thread: one tick's serving at a time, in tick order. */
   private final ExecutorService server;
   private volatile Thread serverThread;
@@ -101,7 +101,7 @@ final class TickRunner implements Ticks {
     run(batches);
   }
 
-  /** Runs a tick of {@code batches} batches to its end, serving included (before the clock starts, and tests). */
+  /** Runs a tick of {@code batches} batches to its end, serving included (swaps before the clock starts). */
   synchronized void tick(int batches) {
     await(run(batches), true);
     finishIfDue();
@@ -165,7 +165,7 @@ final class TickRunner implements Ticks {
   private void serve(long tick, long stamp, Phase p, Transition transition, List<Prepared> written, int[] replicas,
       List<byte[]> labels, List<byte[]> sealed, Request[] served) {
     boolean lastSwap = false;
-    long start = System.nanoTime();
+    long start = proxy.clock.nanoTime();
     try {
       for (Prepared w : written) {
         lastSwap |= serving.record(p, transition, w.plan());
@@ -186,7 +186,7 @@ final class TickRunner implements Ticks {
       proxy.phaseLock.unlockRead(stamp);
     }
     serving.deliverAnswers();
-    servingNanos += System.nanoTime() - start; // one writer: the serving thread
+    servingNanos += proxy.clock.nanoTime() - start; // one writer: the serving thread
     if (lastSwap || proxy.pendingFinish) {
       finishDue = true;
     }
@@ -246,7 +246,7 @@ final class TickRunner implements Ticks {
     return new Owed(o.replicas(), o.labels(), views);
   }
 
-  /** Sends every write-back owed, alone and in order (at close, and before exclusive work). */
+  /** Sends every write-back owed, alone and in order (at close, and before a plan's swaps finish at open). */
   synchronized void flush() {
     await(previous, false); // every tick's serving ended: nothing more gets owed
     long stamp = proxy.phaseLock.readLock();
@@ -265,12 +265,6 @@ final class TickRunner implements Ticks {
       proxy.phaseLock.unlockRead(stamp);
     }
     finishIfDue();
-  }
-
-  /** Runs {@code work} with no tick in flight and nothing owed (tests: eager swaps). */
-  synchronized void exclusive(Runnable work) {
-    flush();
-    work.run();
   }
 
   /** Finishes a transition whose last swap a tick recorded (holding no stamp: it takes the write side). */
@@ -297,10 +291,5 @@ final class TickRunner implements Ticks {
         throw e;
       }
     }
-  }
-
-  /** Decrypts replica {@code r} and checks that it holds what the phase says it holds (tests). */
-  ReplicaCodec.View open(Phase p, int r, byte[] label, byte[] sealed) {
-    return serving.opener().open(p, r, label, sealed);
   }
 }

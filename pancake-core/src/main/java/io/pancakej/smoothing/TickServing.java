@@ -148,7 +148,6 @@ final class TickServing {
       }
       if (wb.swap() && transition.isPending(r)) { // the next tick's write-back repeats a swap still pending then
         proxy.swapCount.increment();
-        proxy.lastSwapMillis = System.currentTimeMillis();
         lastSwap |= transition.completeSwap(r);
       }
     }

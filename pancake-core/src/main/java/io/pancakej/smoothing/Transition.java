@@ -34,7 +34,6 @@ final class Transition extends Phase {
   private final AtomicInteger remaining;
   private final int total;
   private final ConcurrentHashMap<Integer, byte[]> swapValues = new ConcurrentHashMap<>();
-  final long startedNanos = System.nanoTime();
   /** Set once a checkpoint holding this transition is saved: no swap reaches the store before. */
   private volatile boolean durable;
 

@@ -67,7 +67,7 @@ final class Transitions {
       proxy.checkpointer.checkpoint(); // no swap reaches the store before the plan it serves is saved
     }
     int total = ((Transition) proxy.phase).remainingSwaps();
-    long started = System.nanoTime();
+    long started = proxy.clock.nanoTime();
     // every slot is touched about once per 2n/B batches: a swap that made no progress for ten times
     // that is waiting for something batches cannot bring (a damaged replica's value)
     long stall = 10L * proxy.phase.target.replicaSlots / ((long) proxy.batchSize * maxBatchesPerTick) + 1_000;
@@ -92,7 +92,7 @@ final class Transitions {
         break;
       }
       ticks++;
-      long now = System.nanoTime();
+      long now = proxy.clock.nanoTime();
       int percent = total == 0 ? 100 : (int) ((total - left) * 100L / total);
       if (percent / 10 > reported / 10 && now - lastReport > 2_000_000_000L) {
         reported = percent;
@@ -102,7 +102,7 @@ final class Transitions {
       }
     }
     proxy.runner.flush();
-    double seconds = (System.nanoTime() - started) / 1e9;
+    double seconds = (proxy.clock.nanoTime() - started) / 1e9;
     if (proxy.phase instanceof Transition t) {
       LOG.log(System.Logger.Level.WARNING, String.format("%d of %d replica swaps done at open in %.1f s; the rest"
           + " continue with the requests%s", total - t.remainingSwaps(), total, seconds,

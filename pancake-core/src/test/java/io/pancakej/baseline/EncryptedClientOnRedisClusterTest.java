@@ -28,8 +28,8 @@ class EncryptedClientOnRedisClusterTest extends KvClientContractTest {
   @Override
   protected KvClient newClient() {
     cluster.flushAll();
-    return new EncryptedClient(RedisClusterStore.open(cluster.properties()), MasterKey.generate(new SecureRandom()),
-        1200, 128);
+    return EncryptedClient.builder().store(RedisClusterStore.open(cluster.properties()))
+        .masterKey(MasterKey.generate(new SecureRandom())).valueSize(1200).keySize(128).build();
   }
 
   @Override

@@ -33,7 +33,8 @@ class EncryptedClientOnRedisTest extends KvClientContractTest {
     try (Jedis jedis = new Jedis(redis.host(), redis.port())) {
       jedis.flushAll();
     }
-    return new EncryptedClient(Stores.open(redis.properties()), MasterKey.generate(new SecureRandom()), 1200, 128);
+    return EncryptedClient.builder().store(Stores.open(redis.properties()))
+        .masterKey(MasterKey.generate(new SecureRandom())).valueSize(1200).keySize(128).build();
   }
 
   @Override

@@ -12,6 +12,7 @@ import io.pancakej.testing.KvClientOutageTest;
 class EncryptedClientOutageTest extends KvClientOutageTest {
   @Override
   protected KvClient open(Properties storeProperties) {
-    return new EncryptedClient(RedisStore.open(storeProperties), MasterKey.generate(new SecureRandom()), 1200, 128);
+    return EncryptedClient.builder().store(RedisStore.open(storeProperties))
+        .masterKey(MasterKey.generate(new SecureRandom())).valueSize(1200).keySize(128).build();
   }
 }

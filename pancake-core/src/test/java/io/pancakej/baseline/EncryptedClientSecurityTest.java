@@ -90,7 +90,8 @@ class EncryptedClientSecurityTest {
   @Test
   void store_neverSeesPlaintextKeysOrValues() {
     RecordingStore store = new RecordingStore();
-    try (EncryptedClient client = new EncryptedClient(store, MasterKey.generate(new SecureRandom()), 256, 64)) {
+    try (EncryptedClient client = EncryptedClient.builder().store(store)
+        .masterKey(MasterKey.generate(new SecureRandom())).valueSize(256).keySize(64).build()) {
       for (int i = 0; i < 50; i++) {
         client.put(bytes("user" + i + "-secret-key"), bytes("secret value number " + i));
         byte[] updated = bytes("updated secret " + i);
@@ -113,7 +114,8 @@ class EncryptedClientSecurityTest {
   @Test
   void sameKey_alwaysMapsToSameLabel_andDistinctKeysToDistinctLabels() {
     RecordingStore store = new RecordingStore();
-    try (EncryptedClient client = new EncryptedClient(store, MasterKey.generate(new SecureRandom()), 64, 64)) {
+    try (EncryptedClient client = EncryptedClient.builder().store(store)
+        .masterKey(MasterKey.generate(new SecureRandom())).valueSize(64).keySize(64).build()) {
       client.put(bytes("k"), bytes("a"));
       client.put(bytes("k"), bytes("b"));
       client.put(bytes("k2"), bytes("c"));
@@ -128,7 +130,8 @@ class EncryptedClientSecurityTest {
   @Test
   void tamperedCiphertext_raisesIntegrityException() {
     RecordingStore store = new RecordingStore();
-    try (EncryptedClient client = new EncryptedClient(store, MasterKey.generate(new SecureRandom()), 64, 64)) {
+    try (EncryptedClient client = EncryptedClient.builder().store(store)
+        .masterKey(MasterKey.generate(new SecureRandom())).valueSize(64).keySize(64).build()) {
       client.put(bytes("k"), bytes("v"));
       client.put(bytes("other"), bytes("w"));
       byte[] label = client.label(bytes("k"));
@@ -149,17 +152,19 @@ class EncryptedClientSecurityTest {
   void differentMasterKey_cannotReadTheData() {
     MemoryStore noClose = new MemoryStore(); // shared by three clients, none closed
     MasterKey key = MasterKey.generate(new SecureRandom());
-    EncryptedClient writer = new EncryptedClient(noClose, key, 64, 64);
+    EncryptedClient writer = EncryptedClient.builder().store(noClose).masterKey(key).valueSize(64).keySize(64).build();
     writer.put(bytes("k"), bytes("v"));
-    EncryptedClient sameKey = new EncryptedClient(noClose, key, 64, 64);
+    EncryptedClient sameKey = EncryptedClient.builder().store(noClose).masterKey(key).valueSize(64).keySize(64).build();
     assertArrayEquals(bytes("v"), sameKey.get(bytes("k")).orElseThrow());
-    EncryptedClient otherKey = new EncryptedClient(noClose, MasterKey.generate(new SecureRandom()), 64, 64);
+    EncryptedClient otherKey = EncryptedClient.builder().store(noClose)
+        .masterKey(MasterKey.generate(new SecureRandom())).valueSize(64).keySize(64).build();
     assertTrue(otherKey.get(bytes("k")).isEmpty(), "another key derives other labels");
   }
 
   @Test
   void oversizedKey_namesTheProperty() {
-    try (EncryptedClient client = new EncryptedClient(new MemoryStore(), MasterKey.generate(new SecureRandom()), 64, 8)) {
+    try (EncryptedClient client = EncryptedClient.builder().store(new MemoryStore())
+        .masterKey(MasterKey.generate(new SecureRandom())).valueSize(64).keySize(8).build()) {
       client.put(new byte[8], bytes("v"));
       ValueTooLargeException e = assertThrows(ValueTooLargeException.class, () -> client.put(new byte[9], bytes("v")));
       assertTrue(e.getMessage().contains(PancakeConfig.KEY_SIZE_PROPERTY), e.getMessage());

@@ -10,6 +10,7 @@ import io.pancakej.testing.KvClientContractTest;
 class EncryptedClientTest extends KvClientContractTest {
   @Override
   protected KvClient newClient() {
-    return new EncryptedClient(new MemoryStore(), MasterKey.generate(new SecureRandom()), 1200, 128);
+    return EncryptedClient.builder().store(new MemoryStore())
+        .masterKey(MasterKey.generate(new SecureRandom())).valueSize(1200).keySize(128).build();
   }
 }

@@ -26,7 +26,7 @@ class InsecureClientOnRedisClusterTest extends KvClientContractTest {
   @Override
   protected KvClient newClient() {
     cluster.flushAll();
-    return new InsecureClient(RedisClusterStore.open(cluster.properties()));
+    return InsecureClient.builder().store(RedisClusterStore.open(cluster.properties())).build();
   }
 
   @Override

@@ -10,6 +10,6 @@ import io.pancakej.testing.KvClientOutageTest;
 class InsecureClientOutageTest extends KvClientOutageTest {
   @Override
   protected KvClient open(Properties storeProperties) {
-    return new InsecureClient(RedisStore.open(storeProperties));
+    return InsecureClient.builder().store(RedisStore.open(storeProperties)).build();
   }
 }

@@ -7,6 +7,6 @@ import io.pancakej.testing.KvClientContractTest;
 class InsecureClientTest extends KvClientContractTest {
   @Override
   protected KvClient newClient() {
-    return new InsecureClient(new MemoryStore());
+    return InsecureClient.builder().store(new MemoryStore()).build();
   }
 }

@@ -67,10 +67,11 @@ public class ProxyBenchmark {
             .batchSize(batchSize).pacerRate(100).tickRateMax(25_600).adapt(false).store(new MemoryStore()).build());
         break;
       case "encrypted":
-        client = new EncryptedClient(new MemoryStore(), MasterKey.generate(new SecureRandom()), 1024, 128);
+        client = EncryptedClient.builder().store(new MemoryStore())
+            .masterKey(MasterKey.generate(new SecureRandom())).valueSize(1024).keySize(128).build();
         break;
       default:
-        client = new InsecureClient(new MemoryStore(), 1024, 128);
+        client = InsecureClient.builder().store(new MemoryStore()).valueSize(1024).keySize(128).build();
     }
     value = new byte[1000];
     keys = new byte[KEYS][];

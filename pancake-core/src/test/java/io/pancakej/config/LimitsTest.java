@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Properties;
-
 import org.junit.jupiter.api.Test;
 
 import io.pancakej.ConfigException;
@@ -53,27 +51,5 @@ class LimitsTest {
         + " pancake.value.size (fixed when the state is created)", e.getMessage());
     assertTrue(assertThrows(IllegalArgumentException.class, () -> limits.checkValue(null)).getMessage()
         .contains("value"));
-  }
-
-  @Test
-  void fromProperties_readsBothSizes_withTheDefaults_andTheSameBounds() {
-    Limits d = Limits.fromProperties(new Properties());
-    assertEquals(Limits.DEFAULT_KEY_SIZE, d.keySize());
-    assertEquals(Limits.DEFAULT_VALUE_SIZE, d.valueSize());
-    Properties p = new Properties();
-    p.setProperty("pancake.value.size", "4096");
-    p.setProperty("pancake.key.size", "32");
-    Limits set = Limits.fromProperties(p);
-    assertEquals(32, set.keySize());
-    assertEquals(4096, set.valueSize());
-    assertEquals("value of 4097 bytes exceeds pancake.value.size=4096; raise property pancake.value.size",
-        assertThrows(ValueTooLargeException.class, () -> set.checkValue(new byte[4097])).getMessage(),
-        "read at every open: nothing was fixed");
-    p.setProperty("pancake.value.size", Integer.toString((64 << 20) + 1));
-    assertTrue(assertThrows(ConfigException.class, () -> Limits.fromProperties(p)).getMessage()
-        .contains("pancake.value.size"));
-    p.setProperty("pancake.value.size", "big");
-    assertTrue(assertThrows(ConfigException.class, () -> Limits.fromProperties(p)).getMessage()
-        .contains("'big'"));
   }
 }

@@ -111,7 +111,7 @@ class SchemeBuilderTest {
   @Test
   void open_needsAStore_andClosesItWhenOpeningFails() {
     assertTrue(assertThrows(ConfigException.class, () -> new TestBuilder().open(s -> s)).getMessage()
-        .contains("a Test ORAM client needs a store"));
+        .contains("the Test ORAM client needs a store"));
     MemoryStore store = new MemoryStore();
     TestBuilder b = new TestBuilder().store(store);
     assertEquals(store, b.open(SchemeSettings::store));

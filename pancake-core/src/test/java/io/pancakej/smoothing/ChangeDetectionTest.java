@@ -41,12 +41,12 @@ class ChangeDetectionTest {
       keys[i] = i;
     }
     EnumeratedIntegerDistribution w = new EnumeratedIntegerDistribution(new Well19937c(5), keys, workload);
-    long before = proxy.estimator().detections();
+    long before = proxy.estimator.detections();
     for (long i = 1; i <= limit; i++) {
       proxy.get(key(w.sample()));
       if (i % 500 == 0) {
-        proxy.estimator().step();
-        if (proxy.estimator().detections() > before) {
+        proxy.estimator.step();
+        if (proxy.estimator.detections() > before) {
           return i;
         }
       }
@@ -64,7 +64,7 @@ class ChangeDetectionTest {
     for (long i = 1; i <= limit && !done.getAsBoolean(); i++) {
       proxy.get(key(w.sample()));
       if (i % 500 == 0) {
-        proxy.estimator().step();
+        proxy.estimator.step();
       }
     }
     assertTrue(done.getAsBoolean(), "the proxy did not adopt the new estimate within " + limit + " requests");
@@ -100,11 +100,11 @@ class ChangeDetectionTest {
       // the next window becomes the estimate, then the proxy swaps: hot keys gain replicas
       long transitions = proxy.stats().transitions();
       requestsUntil(proxy, zipf, () -> proxy.stats().transitions() > transitions, 3L * WINDOW);
-      for (int i = 0; i < 200_000 && !(proxy.phase() instanceof Phase.Steady); i++) {
+      for (int i = 0; i < 200_000 && !(proxy.phase instanceof Phase.Steady); i++) {
         proxy.get(key(i % 50));
       }
-      assertTrue(proxy.phase() instanceof Phase.Steady);
-      assertTrue(proxy.plan().replicaCount(proxy.slotOf(key(0))) > 10, "the hottest key gained replicas");
+      assertTrue(proxy.phase instanceof Phase.Steady);
+      assertTrue(proxy.phase.target.replicaCount(proxy.keys.peek(key(0))) > 10, "the hottest key gained replicas");
     }
   }
 

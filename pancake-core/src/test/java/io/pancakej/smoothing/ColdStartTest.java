@@ -155,7 +155,7 @@ class ColdStartTest {
       }
       System.out.printf("cold start: %d label reads; chunk p-values:%s; last signal ends at read %d;"
           + " %d detections, %d refinements, estimate: %s%n", store.size, timeline, lastSignalEnd,
-          proxy.estimator().detections(), proxy.estimator().refinements(), proxy.stats().estimateSource());
+          proxy.estimator.detections(), proxy.estimator.refinements(), proxy.stats().estimateSource());
       assertTrue(lastSignalEnd <= LEAK_BOUND_READS, "the popularity showed until read " + lastSignalEnd
           + ", beyond the bound of " + LEAK_BOUND_READS + ";" + timeline);
       assertTrue(store.size - lastSignalEnd >= 3 * CHUNK, "too few clean chunks to judge: " + store.size);
@@ -164,10 +164,10 @@ class ColdStartTest {
       // relative size sqrt(n / samples) per label, which a long enough chi-square sees, but it is
       // not correlated with popularity)
       double[] popularity = new double[labels];
-      ReplicaPlan plan = proxy.plan();
+      ReplicaPlan plan = proxy.phase.target;
       double[] zipfByKey = ReplicaPlanTest.zipf(KEYS, 0.99, 0);
       for (int i = 0; i < KEYS; i++) {
-        int slot = proxy.slotOf(key(i));
+        int slot = proxy.keys.peek(key(i));
         for (int j = 0; j < plan.replicaCount(slot); j++) {
           Integer id = store.ids.get(ByteBuffer.wrap(proxy.label(plan.replica(slot, j))));
           if (id != null) {

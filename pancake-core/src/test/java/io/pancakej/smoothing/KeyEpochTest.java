@@ -92,12 +92,12 @@ class KeyEpochTest {
 
   /** Every replica's ciphertext: one length, whatever epoch sealed it. Returns the epochs seen. */
   private static Set<Integer> assertSameLengthAllEpochs(Proxy proxy) {
-    ReplicaPlan plan = proxy.plan();
+    ReplicaPlan plan = proxy.phase.target;
     Set<Integer> epochs = new TreeSet<>();
     int expected = new ReplicaCodec(16, 48).plaintextSize + EpochAead.OVERHEAD;
     Set<Integer> lengths = new TreeSet<>();
     for (int r = 0; r < plan.replicaSlots; r++) {
-      byte[] sealed = proxy.store().get(proxy.label(r));
+      byte[] sealed = proxy.store.get(proxy.label(r));
       lengths.add(sealed.length);
       epochs.add(EpochAead.epochOf(sealed));
     }
@@ -116,7 +116,7 @@ class KeyEpochTest {
     try (Proxy proxy = open(state, store, 50, true)) {
       work(proxy, model, rnd, 2_000);
       assertEveryKey(proxy, model);
-      epochAtClose = proxy.valueAead().epoch();
+      epochAtClose = ProxyProbe.valueAead(proxy).epoch();
       assertTrue(epochAtClose >= 100, "2000 requests at B = 3 with 50 encryptions per epoch: epoch " + epochAtClose);
       Set<Integer> epochs = assertSameLengthAllEpochs(proxy);
       assertTrue(epochs.size() > 5, "the store should hold replicas of several epochs: " + epochs);
@@ -124,7 +124,7 @@ class KeyEpochTest {
     assertTrue(Files.isRegularFile(state.resolve(StateDirectory.EPOCH_FILE)));
     try (Proxy proxy = open(state, store.reopen(), 50, false)) {
       // the ledger reserved all 50 of the last epoch: the reopened proxy starts the next one
-      assertTrue(proxy.valueAead().started()[0] > epochAtClose);
+      assertTrue(ProxyProbe.valueAead(proxy).started()[0] > epochAtClose);
       assertEveryKey(proxy, model);
       work(proxy, model, rnd, 1_000);
       assertEveryKey(proxy, model);
@@ -229,7 +229,7 @@ class KeyEpochTest {
         store.crash();
         Thread.sleep(100); // a pacer batch in flight finishes or fails
         // everything in the store was sealed by now; the disk as the crash leaves it:
-        long[] used = {proxy.valueAead().epoch(), proxy.valueAead().claimedInEpoch()};
+        long[] used = {ProxyProbe.valueAead(proxy).epoch(), ProxyProbe.valueAead(proxy).claimedInEpoch()};
         copyStateDir(state, afterCrash);
         assertTrue(used[0] > 0 || budget > 50);
         if (used[1] > 0 && used[1] < budget) {
@@ -248,7 +248,7 @@ class KeyEpochTest {
           "the checkpoint alone lags behind the key use (" + checkpointed + "), so the test has teeth");
     }
     try (Proxy proxy = open(afterCrash, memory.reopen(), budget, false)) {
-      long[] start = proxy.valueAead().started();
+      long[] start = ProxyProbe.valueAead(proxy).started();
       if (budget == 50) {
         assertEquals(atCrash[0] + 1, start[0], "a fresh epoch after the crash");
       } else {

@@ -203,13 +203,13 @@ class ProxyCorrectnessTest {
       int slot = keys.acquire(key(1), false);
       assertTrue(proxy.delete(key(1)));
       quiesce(proxy);
-      assertEquals(slot, proxy.slotOf(key(1)), "the slot is in use, so it stays bound for now");
+      assertEquals(slot, proxy.keys.peek(key(1)), "the slot is in use, so it stays bound for now");
       boundBefore = proxy.stats().keys();
       // ... and the process ends before that request gave it back
     }
     try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("state")).valueSize(64)
         .keySize(32).pacerRate(2000).seed(8).createIfMissing(false).store(reopenMemory(store)).build())) {
-      assertEquals(-1, proxy.slotOf(key(1)), "the deleted key's slot must not stay bound across a reopen");
+      assertEquals(-1, proxy.keys.peek(key(1)), "the deleted key's slot must not stay bound across a reopen");
       assertEquals(boundBefore - 1, proxy.stats().keys());
       assertTrue(proxy.get(key(1)).isEmpty());
       assertArrayEquals("two".getBytes(StandardCharsets.UTF_8), proxy.get(key(2)).orElseThrow());
@@ -233,22 +233,22 @@ class ProxyCorrectnessTest {
   /** Sends batches with no requests until every pending update reached every replica. */
   static void quiesce(Proxy proxy) {
     for (int i = 0; i < 2_000_000 && proxy.stats().updateCacheEntries() > 0; i++) {
-      proxy.idleBatch();
+      ProxyProbe.idleBatch(proxy);
     }
     assertEquals(0, proxy.stats().updateCacheEntries(), "UpdateCache did not drain");
     proxy.log.drain(); // slots whose deletion completed are freed on the log writer's thread
   }
 
   static void assertEveryReplicaHoldsLatest(Proxy proxy, Map<Integer, byte[]> model) {
-    ReplicaPlan plan = proxy.plan();
+    ReplicaPlan plan = proxy.phase.target;
     for (int k = 0; k < 400; k++) {
-      int slot = proxy.slotOf(key(k));
+      int slot = proxy.keys.peek(key(k));
       if (slot < 0) {
         continue;
       }
       byte[] want = model.get(k);
       for (int j = 0; j < plan.replicaCount(slot); j++) {
-        byte[] got = proxy.readReplicaValue(plan.replica(slot, j));
+        byte[] got = ProxyProbe.readReplicaValue(proxy, plan.replica(slot, j));
         if (want == null) {
           assertNull(got, "replica " + j + " of deleted key " + k);
         } else {

@@ -63,7 +63,7 @@ class SharedKeyStressTest {
     History history = new History();
     Map<String, byte[]> last = new LinkedHashMap<>();
     try (Proxy proxy = Proxy.open(config)) {
-      assertTrue(proxy.plan().replicaCount(proxy.slotOf(bytes("hot0"))) >= 4, "hot keys need several replicas");
+      assertTrue(proxy.phase.target.replicaCount(proxy.keys.peek(bytes("hot0"))) >= 4, "hot keys need several replicas");
       ExecutorService pool = Executors.newFixedThreadPool(THREADS);
       List<Future<?>> futures = new ArrayList<>();
       long deadline = System.nanoTime() + RUN_NANOS;
@@ -91,9 +91,9 @@ class SharedKeyStressTest {
       }
       ProxyCorrectnessTest.quiesce(proxy);
       for (String k : KEYS) {
-        int slot = proxy.slotOf(bytes(k));
-        for (int j = 0; slot >= 0 && j < proxy.plan().replicaCount(slot); j++) {
-          byte[] got = proxy.readReplicaValue(proxy.plan().replica(slot, j));
+        int slot = proxy.keys.peek(bytes(k));
+        for (int j = 0; slot >= 0 && j < proxy.phase.target.replicaCount(slot); j++) {
+          byte[] got = ProxyProbe.readReplicaValue(proxy, proxy.phase.target.replica(slot, j));
           assertTrue(Arrays.equals(last.get(k), got), "replica " + j + " of " + k + " after the run");
         }
       }

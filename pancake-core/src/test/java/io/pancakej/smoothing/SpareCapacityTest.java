@@ -109,21 +109,21 @@ class SpareCapacityTest {
       for (int i = 0; i < n; i++) {
         proxy.put(key(i), new byte[] {1});
       }
-      int slot = proxy.slotOf(key(0));
-      int replicas = proxy.plan().replicaCount(slot);
+      int slot = proxy.keys.peek(key(0));
+      int replicas = proxy.phase.target.replicaCount(slot);
       List<ByteBuffer> hotLabels = new ArrayList<>();
       for (int j = 0; j < replicas; j++) {
-        hotLabels.add(ByteBuffer.wrap(proxy.label(proxy.plan().replica(slot, j))));
+        hotLabels.add(ByteBuffer.wrap(proxy.label(proxy.phase.target.replica(slot, j))));
       }
       assertTrue(replicas > 10, "the hot key should own many replicas: " + replicas);
       assertTrue(proxy.delete(key(0)));
       ProxyCorrectnessTest.quiesce(proxy);
       proxy.get(key(1)); // gives the slot back if the last request still held it
       // the log writer frees it, after the deletion's record (asynchronously: wait a little)
-      for (int i = 0; i < 500 && proxy.slotOf(key(0)) >= 0; i++) {
+      for (int i = 0; i < 500 && proxy.keys.peek(key(0)) >= 0; i++) {
         Thread.sleep(10);
       }
-      assertTrue(proxy.slotOf(key(0)) < 0, "the deleted key's slot is free again");
+      assertTrue(proxy.keys.peek(key(0)) < 0, "the deleted key's slot is free again");
 
       double[] rest = weights.clone();
       rest[0] = 0;

@@ -116,10 +116,10 @@ class SwappingTest {
   }
 
   private static void runUntilSteady(Proxy proxy, EnumeratedIntegerDistribution workload, int maxRequests) {
-    for (int i = 0; i < maxRequests && proxy.phase() instanceof Transition; i++) {
+    for (int i = 0; i < maxRequests && proxy.phase instanceof Transition; i++) {
       proxy.get(key(workload.sample()));
     }
-    assertTrue(proxy.phase() instanceof Phase.Steady, "swapping did not finish within " + maxRequests
+    assertTrue(proxy.phase instanceof Phase.Steady, "swapping did not finish within " + maxRequests
         + " requests; " + proxy.stats().pendingSwaps() + " swaps pending");
   }
 
@@ -133,10 +133,10 @@ class SwappingTest {
 
   /** Key i's probability in slot order: the test needs it per key, the engine per slot. */
   private static double[] bySlot(Proxy proxy, double[] byKey) {
-    double[] out = new double[proxy.plan().keySlots];
+    double[] out = new double[proxy.phase.target.keySlots];
     Arrays.fill(out, 1e-12);
     for (int i = 0; i < byKey.length; i++) {
-      out[proxy.slotOf(key(i))] = byKey[i];
+      out[proxy.keys.peek(key(i))] = byKey[i];
     }
     return out;
   }
@@ -167,9 +167,9 @@ class SwappingTest {
         assertArrayEquals(model.get(r), proxy.get(key(r)).orElseThrow(), "read during swapping, key " + r);
       }
       runUntilSteady(proxy, w, 2_000_000);
-      ReplicaPlan plan = proxy.plan();
+      ReplicaPlan plan = proxy.phase.target;
       for (int i = 0; i < n; i++) {
-        int s = proxy.slotOf(key(i));
+        int s = proxy.keys.peek(key(i));
         assertEquals(Math.max(1, (int) Math.ceil(plan.estimate[s] * n - 1e-9)), plan.replicaCount(s));
       }
       assertEquals(swaps, proxy.stats().swapsDone());
@@ -215,10 +215,10 @@ class SwappingTest {
       for (double[] e : estimates) {
         assertTrue(proxy.transitions.start(bySlot(proxy, e), Estimator.EXACT, "test"));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (proxy.phase() instanceof Transition && System.nanoTime() < deadline) {
+        while (proxy.phase instanceof Transition && System.nanoTime() < deadline) {
           Thread.sleep(5);
         }
-        assertTrue(proxy.phase() instanceof Phase.Steady, "swapping did not finish");
+        assertTrue(proxy.phase instanceof Phase.Steady, "swapping did not finish");
       }
       stop.set(true);
       for (Future<?> f : futures) {
@@ -261,8 +261,8 @@ class SwappingTest {
       assertTrue(proxy.transitions.start(bySlot(proxy, to), Estimator.EXACT, "test"));
       if (eager) {
         proxy.checkpoint(); // no swap reaches the store before its plan is saved
-        Transition t = (Transition) proxy.phase();
-        proxy.runner.exclusive(() -> swapEagerly(proxy, t));
+        Transition t = (Transition) proxy.phase;
+        ProxyProbe.exclusive(proxy, () -> swapEagerly(proxy, t));
       }
       for (int i = 0; i < (2 * n) / 6 * 2; i++) {
         proxy.get(key(w.sample()));
@@ -293,7 +293,7 @@ class SwappingTest {
         byte[] key = owner == ReplicaPlan.DUMMY ? null : proxy.keys.keyOf(owner);
         byte[] value = null;
         if (key != null) {
-          ReplicaCodec.View stable = proxy.readReplica(t, t.replicaFor(owner, proxy.random.get()));
+          ReplicaCodec.View stable = ProxyProbe.readReplica(proxy, t, t.replicaFor(owner, proxy.random.get()));
           UpdateCache.Entry e = proxy.cache.get(owner);
           value = e != null ? e.value : stable.valueOrNull();
         }
@@ -374,7 +374,7 @@ class SwappingTest {
     }
     try (Proxy proxy = Proxy.open(config("d", n, store.reopen()).createIfMissing(false).build())) {
       // the saved swap resumes and is finished before open returns
-      assertTrue(proxy.phase() instanceof Phase.Steady, "the saved swap should be finished at open");
+      assertTrue(proxy.phase instanceof Phase.Steady, "the saved swap should be finished at open");
       assertTrue(proxy.stats().swapsDone() > 0 && proxy.stats().swapsDone() <= pendingAtClose,
           proxy.stats().swapsDone() + " swaps at open, " + pendingAtClose + " were pending");
       for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
@@ -406,7 +406,7 @@ class SwappingTest {
       // the transition starts at once; its plan is saved by the next scheduled checkpoint, which fails
       proxy.transitions.start(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0)), Estimator.EXACT, "test");
       assertThrows(io.pancakej.StateException.class, proxy::checkpoint);
-      assertTrue(proxy.phase() instanceof Transition);
+      assertTrue(proxy.phase instanceof Transition);
       int pending = proxy.stats().pendingSwaps();
       assertTrue(pending > 0);
       long batches = proxy.stats().batches();
@@ -443,11 +443,11 @@ class SwappingTest {
     DistributionFile.write(dist, weights);
     try (Proxy proxy = Proxy.open(config("e", n, store.reopen()).distributionFile(dist).build())) {
       // the swap towards it is done before open returns, so the first request finds the new plan
-      assertTrue(proxy.phase() instanceof Phase.Steady, "the swap should be finished at open");
+      assertTrue(proxy.phase instanceof Phase.Steady, "the swap should be finished at open");
       assertEquals(1, proxy.stats().transitions());
       assertTrue(proxy.stats().swapsDone() > 0, "replicas were swapped");
-      int hottest = proxy.slotOf(key(0));
-      assertEquals((int) Math.ceil(z[0] * n - 1e-9), proxy.plan().replicaCount(hottest));
+      int hottest = proxy.keys.peek(key(0));
+      assertEquals((int) Math.ceil(z[0] * n - 1e-9), proxy.phase.target.replicaCount(hottest));
       assertArrayEquals(counter(0, 1), proxy.get(key(0)).orElseThrow());
     }
   }

@@ -62,11 +62,11 @@ class TamperIsolationTest {
         latest.put(i, value(i, "a"));
       }
       ProxyCorrectnessTest.quiesce(proxy);
-      ReplicaPlan plan = proxy.plan();
+      ReplicaPlan plan = proxy.phase.target;
       int victim = 7;
       int lost = 11;
-      byte[] victimLabel = proxy.label(plan.replica(proxy.slotOf(key(victim)), 0));
-      byte[] lostLabel = proxy.label(plan.replica(proxy.slotOf(key(lost)), 0));
+      byte[] victimLabel = proxy.label(plan.replica(proxy.keys.peek(key(victim)), 0));
+      byte[] lostLabel = proxy.label(plan.replica(proxy.keys.peek(key(lost)), 0));
       int dummy = -1;
       for (int r = 0; r < plan.replicaSlots && dummy < 0; r++) {
         dummy = plan.ownerOf[r] == ReplicaPlan.DUMMY ? r : -1;
@@ -76,7 +76,7 @@ class TamperIsolationTest {
       int dummySlot = dummy;
       // between two ticks with no write-back owed: a write-back of a read from before the damage
       // would otherwise overwrite it with a good ciphertext
-      proxy.runner.exclusive(() -> {
+      ProxyProbe.exclusive(proxy, () -> {
         flippedHolder[0] = flipByte(raw, victimLabel);
         flipByte(raw, proxy.label(dummySlot));
         raw.multiDelete(List.of(lostLabel));
@@ -121,7 +121,7 @@ class TamperIsolationTest {
       assertArrayEquals(value(victim, "b"), proxy.get(key(victim)).orElseThrow());
       assertTrue(proxy.get(key(lost)).isEmpty());
       for (int r = 0; r < plan.replicaSlots; r++) {
-        proxy.readReplicaValue(r); // every label authenticates again, the dummy's included
+        ProxyProbe.readReplicaValue(proxy, r); // every label authenticates again, the dummy's included
       }
     }
   }
@@ -139,8 +139,8 @@ class TamperIsolationTest {
         proxy.put(key(i), value(i, "a"));
       }
       ProxyCorrectnessTest.quiesce(proxy);
-      byte[] label = proxy.label(proxy.plan().replica(proxy.slotOf(key(0)), 0));
-      proxy.runner.exclusive(() -> flipByte(store, label)); // no write-back of an earlier read owed
+      byte[] label = proxy.label(proxy.phase.target.replica(proxy.keys.peek(key(0)), 0));
+      ProxyProbe.exclusive(proxy, () -> flipByte(store, label)); // no write-back of an earlier read owed
     }
     Path dist = dir.resolve("hot.dist");
     java.util.Map<String, Double> weights = new java.util.LinkedHashMap<>();
@@ -154,14 +154,14 @@ class TamperIsolationTest {
         .pacerRate(2000).seed(3).createIfMissing(false).distributionFile(dist).store(store.reopen()).build())) {
       double seconds = (System.nanoTime() - started) / 1e9;
       assertTrue(seconds < 60, "open hung on a swap that cannot finish: " + seconds + " s");
-      assertTrue(proxy.phase() instanceof Transition, "the swap cannot have finished without key 0's value");
+      assertTrue(proxy.phase instanceof Transition, "the swap cannot have finished without key 0's value");
       assertThrows(IntegrityException.class, () -> proxy.get(key(0)));
       assertArrayEquals(value(1, "a"), proxy.get(key(1)).orElseThrow());
       proxy.put(key(0), value(0, "b"));
-      for (int i = 0; i < 200_000 && proxy.phase() instanceof Transition; i++) {
+      for (int i = 0; i < 200_000 && proxy.phase instanceof Transition; i++) {
         proxy.get(key(i % KEYS));
       }
-      assertTrue(proxy.phase() instanceof Phase.Steady, "the put should let the swap finish");
+      assertTrue(proxy.phase instanceof Phase.Steady, "the put should let the swap finish");
       assertArrayEquals(value(0, "b"), proxy.get(key(0)).orElseThrow());
     }
   }

@@ -86,7 +86,7 @@ class TickPipelineTest {
       }
       callers.shutdown();
       for (int i = 0; i < 5; i++) {
-        proxy.idleBatch(); // ticks on this thread as well, between the clock's
+        ProxyProbe.idleBatch(proxy); // ticks on this thread as well, between the clock's
       }
       for (int k = 0; k < 40; k++) {
         model.put(k, value(k, 140 + k % 10)); // the last i with i % 10 == k % 10

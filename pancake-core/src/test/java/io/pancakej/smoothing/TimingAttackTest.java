@@ -89,7 +89,7 @@ class TimingAttackTest {
     Set<String> dummies = new HashSet<>();
     long traceStart;
     try (Proxy proxy = Proxy.open(config.build())) {
-      ReplicaPlan plan = proxy.plan();
+      ReplicaPlan plan = proxy.phase.target;
       for (int r = 0; r < plan.replicaSlots; r++) {
         if (plan.ownerOf[r] == ReplicaPlan.DUMMY) {
           dummies.add(java.util.HexFormat.of().formatHex(proxy.label(r)));
@@ -104,7 +104,7 @@ class TimingAttackTest {
         byte[] k = key(rnd.nextInt(KEYS));
         if (perRequest) {
           var pending = proxy.getAsync(k);
-          proxy.idleBatch(); // the request's own batch, from the caller's thread
+          ProxyProbe.idleBatch(proxy); // the request's own batch, from the caller's thread
           pending.join();
         } else {
           proxy.get(k);

@@ -2,6 +2,7 @@ package io.pancakej.smoothing;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +41,49 @@ class WritePathTimingTest {
       long taken = proxy.checkpointer.checkpoints.sum() - before;
       // ten are due; a loaded machine may lose a few to scheduling, an idle proxy must not skip them
       assertTrue(taken >= 5 && taken <= 11, taken + " checkpoints in 1 s at one per 100 ms with no write");
+    }
+  }
+
+  /** A clock that stands still until the test moves it; parking waits a millisecond at most, for real. */
+  private static final class StillClock implements Clock {
+    volatile long now = 1_000_000_000L;
+
+    @Override
+    public long nanoTime() {
+      return now;
+    }
+
+    @Override
+    public void park(long nanos) {
+      LockSupport.parkNanos(Math.min(nanos, 1_000_000));
+    }
+
+    @Override
+    public void pause() {
+      Thread.yield();
+    }
+  }
+
+  /**
+   * The checkpoint schedule reads the proxy's clock, the one the emitter keeps, not the system's
+   * time: with the clock standing still no checkpoint falls due however long the test waits, and
+   * one falls due as soon as the clock moves past the interval.
+   */
+  @Test
+  void checkpoints_followTheProxysClock_notTheSystemsTime() throws Exception {
+    StillClock clock = new StillClock();
+    try (Proxy proxy = ProxyOpener.open(PancakeConfig.builder().stateDir(dir.resolve("c")).capacity(50).valueSize(16)
+        .keySize(16).checkpointInterval(Duration.ofMillis(100)).store(new MemoryStore()).build(), clock)) {
+      assertSame(clock, proxy.clock);
+      long before = proxy.checkpointer.checkpoints.sum();
+      Thread.sleep(600); // six intervals of the system's time
+      assertEquals(before, proxy.checkpointer.checkpoints.sum(), "no checkpoint while the proxy's clock stands still");
+      clock.now += Duration.ofMillis(150).toNanos();
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (proxy.checkpointer.checkpoints.sum() == before && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertEquals(before + 1, proxy.checkpointer.checkpoints.sum(), "one checkpoint once the clock passed one interval");
     }
   }
 

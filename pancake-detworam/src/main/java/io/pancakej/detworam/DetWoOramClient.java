@@ -150,7 +150,8 @@ public final class DetWoOramClient implements KvClient {
    * Opens a client from properties: {@value #STATE_DIR_PROPERTY}, {@value #CREATE_PROPERTY},
    * {@value #CAPACITY_PROPERTY} (default YCSB {@code recordcount + insertcount}),
    * {@value #HOLDING_PROPERTY}, {@value #VALUE_SIZE_PROPERTY}, {@value #KEY_SIZE_PROPERTY},
-   * {@value #KEY_FILE_PROPERTY}; the store comes from {@link Stores#open(Properties)}.
+   * {@value #KEY_FILE_PROPERTY}; the store comes from {@link Stores#open(Properties, Path, boolean)}, which
+   * refuses a {@code memory} store under a state an earlier process left.
    */
   public static DetWoOramClient open(Properties props) {
     return Builder.fromProperties(props).build();
@@ -390,9 +391,12 @@ public final class DetWoOramClient implements KvClient {
       return this;
     }
 
-    /** What the properties say, on the store they name. */
+    /**
+     * What the properties say, on the store they name (a memory store is refused under a state an
+     * earlier process left: its blocks went with that process).
+     */
     static Builder fromProperties(Properties props) {
-      return builder().readProperties(props).store(Stores.open(props));
+      return builder().readProperties(props).storeFromProperties(props, dir -> Files.exists(StateFile.file(dir)));
     }
 
     /** Opens the state (or initializes a new store) and returns the client. */

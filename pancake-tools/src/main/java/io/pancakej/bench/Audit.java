@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
  * trace the run phase into its own file (as bin/bench does), or skip the load phase's lines.
  * DetWoORAM is the exception: it hides writes and not reads, and its writes go to positions set
  * by a write counter rather than read-modify-write of the key's label; audit them with
- * {@code --ops W} (bin/bench does both for it). Its R audit adds a linking attack
+ * {@code --kinds W} (bin/bench does both for it). Its R audit adds a linking attack
  * ({@link DetWoOramLinks}): per-label counts blur a hot key whose copies move through holding
  * slots, but the store can follow them.
  */
@@ -60,8 +60,28 @@ public final class Audit implements Callable<Integer> {
   @Option(names = "--skip-lines", defaultValue = "0", description = "ignore the first N transcript lines (e.g. the load phase)")
   long skipLines;
 
-  @Option(names = "--ops", defaultValue = "R", description = "which operations count: R (default), W, RW")
-  String ops;
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  /** Which store operations count, by their transcript letter: R, W or RW. */
+  String kinds;
+
+  @Option(names = "--kinds", defaultValue = "R", paramLabel = "R|W|RW",
+      description = "which store operations count: R (reads, default), W (writes) or RW (both)")
+  void kinds(String value) {
+    String k = value.trim().toUpperCase(Locale.ROOT);
+    if (!k.equals("R") && !k.equals("W") && !k.equals("RW") && !k.equals("WR")) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--kinds must be R, W or RW, got '" + value + "'");
+    }
+    kinds = k;
+  }
+
+  /** The old name of {@code --kinds}, kept hidden for old command lines (in bench and compare {@code --ops} is a count). */
+  @Option(names = "--ops", hidden = true, paramLabel = "R|W|RW")
+  void deprecatedOps(String value) {
+    spec.commandLine().getErr().println("pancake audit: --ops is deprecated here, use --kinds " + value);
+    kinds(value);
+  }
 
   @Option(names = "--top", split = ",", defaultValue = "1,10,100,1000", description = "k values for the attack")
   int[] top;
@@ -101,8 +121,8 @@ public final class Audit implements Callable<Integer> {
   }
 
   /** The selected operations after the skipped lines, in transcript order. */
-  static Accesses readAccesses(Path file, long skipLines, String ops) throws IOException {
-    String wanted = ops.toUpperCase(Locale.ROOT);
+  static Accesses readAccesses(Path file, long skipLines, String kinds) throws IOException {
+    String wanted = kinds.toUpperCase(Locale.ROOT);
     Map<String, Integer> index = new HashMap<>();
     List<String> labels = new ArrayList<>();
     int[] sequence = new int[1 << 16];
@@ -135,8 +155,8 @@ public final class Audit implements Callable<Integer> {
   }
 
   /** Accesses per label hex, counting the selected operations after the skipped lines. */
-  static Map<String, Long> readTranscript(Path file, long skipLines, String ops) throws IOException {
-    Accesses a = readAccesses(file, skipLines, ops);
+  static Map<String, Long> readTranscript(Path file, long skipLines, String kinds) throws IOException {
+    Accesses a = readAccesses(file, skipLines, kinds);
     Map<String, Long> counts = new HashMap<>();
     for (int id : a.sequence()) {
       counts.merge(a.labels().get(id), 1L, Long::sum);
@@ -149,13 +169,13 @@ public final class Audit implements Callable<Integer> {
     Map<String, Double> weights = DistributionFile.read(distribution);
     List<String> keys = new ArrayList<>(weights.keySet());
     keys.sort(Comparator.<String>comparingDouble(weights::get).reversed().thenComparing(Comparator.naturalOrder()));
-    Accesses accesses = readAccesses(transcript, skipLines, ops);
+    Accesses accesses = readAccesses(transcript, skipLines, kinds);
     Map<String, Long> counts = new HashMap<>();
     for (int id : accesses.sequence()) {
       counts.merge(accesses.labels().get(id), 1L, Long::sum);
     }
     if (counts.isEmpty()) {
-      out.println("audit: no " + ops + " lines in " + transcript + " after " + skipLines + " skipped lines");
+      out.println("audit: no " + kinds + " lines in " + transcript + " after " + skipLines + " skipped lines");
       return 1;
     }
     GroundTruth truth = GroundTruth.of(scheme, keys, stateDir, keyFile);
@@ -167,7 +187,7 @@ public final class Audit implements Callable<Integer> {
     }
     long total = counts.values().stream().mapToLong(Long::longValue).sum();
     out.printf(Locale.ROOT, "transcript   %s (%s lines after %d skipped): %d accesses to %d distinct labels%n",
-        transcript, ops, skipLines, total, counts.size());
+        transcript, kinds, skipLines, total, counts.size());
     out.printf(Locale.ROOT, "scheme       %s; %d keys in the distribution; %d labels in the universe%n",
         scheme, keys.size(), universe.size());
 
@@ -199,7 +219,7 @@ public final class Audit implements Callable<Integer> {
       leak = false;
     }
     if ("detworam".equalsIgnoreCase(scheme)) {
-      out.println("             (DetWoORAM hides writes, not reads: --ops W audits what it hides, its write positions;"
+      out.println("             (DetWoORAM hides writes, not reads: --kinds W audits what it hides, its write positions;"
           + " the R lines are its reads, which fetch the one block holding the key)");
     }
 
@@ -216,7 +236,7 @@ public final class Audit implements Callable<Integer> {
           a.k(), a.recovered(), a.k(), a.chance(), a.pValue(), a.beatsChance() ? "  BEYOND CHANCE" : "");
       attackWins |= a.beatsChance();
     }
-    if ("detworam".equalsIgnoreCase(scheme) && ops.toUpperCase(Locale.ROOT).contains("R") && skipLines == 0) {
+    if ("detworam".equalsIgnoreCase(scheme) && kinds.contains("R") && skipLines == 0) {
       attackWins |= linkingAttack(truth, keys);
     }
     if ("pathoram".equalsIgnoreCase(scheme) && !attackWins) {

@@ -58,11 +58,12 @@ public class Bench implements Callable<Integer> {
   int fieldLength;
   @Option(names = "--value-size", description = "pancake.value.size (padded value size); default: fits 10 fields of --field-length")
   Integer valueSize;
-  @Option(names = "--schemes", split = ",", defaultValue = "insecure,encrypted,pancake,pathoram,detworam")
+  @Option(names = "--schemes", split = ",", defaultValue = "insecure,encrypted,pancake,pathoram,detworam",
+      description = "the schemes to run, comma-separated, in this order (default ${DEFAULT-VALUE})")
   List<String> schemes;
   @Option(names = "--workloads", split = ",", defaultValue = "a,c", description = "workloads/workload<x> files (default ${DEFAULT-VALUE})")
   List<String> workloads;
-  @Option(names = "--out", defaultValue = "target/bench",
+  @Option(names = {"-o", "--out"}, defaultValue = "target/bench",
       description = "where results go, relative to the project root (default ${DEFAULT-VALUE}, scratch; "
           + "name docs/results/... only to publish)")
   Path out;
@@ -94,7 +95,8 @@ public class Bench implements Callable<Integer> {
       description = "the date (YYYY-MM-DD) every chart and table carries (default: today, UTC; with --replot: the one "
           + "results.md records)")
   String date;
-  @Option(names = "--batch-sizes", split = ",", defaultValue = "2,3,4,5,6")
+  @Option(names = "--batch-sizes", split = ",", defaultValue = "2,3,4,5,6",
+      description = "the batch sizes B of --sensitivity batch (default ${DEFAULT-VALUE})")
   List<Integer> batchSizes;
 
   private final PrintStream log = System.err;
@@ -418,9 +420,9 @@ public class Bench implements Callable<Integer> {
       if (rc == 0 && scheme.equals("detworam") && hasWrites(dir.resolve("run.trace"))) {
         // what DetWoORAM hides is its write positions: audit the W lines too
         ps.println();
-        ps.println("$ bin/audit --scheme " + scheme + " --ops W --transcript <run.trace> --distribution <distribution-"
+        ps.println("$ bin/audit --scheme " + scheme + " --kinds W --transcript <run.trace> --distribution <distribution-"
             + w + ".tsv> --state-dir <state>");
-        rc = new CommandLine(new Audit(ps)).execute("--scheme", scheme, "--ops", "W", "--transcript",
+        rc = new CommandLine(new Audit(ps)).execute("--scheme", scheme, "--kinds", "W", "--transcript",
             dir.resolve("run.trace").toString(), "--distribution", dist.toString(), "--state-dir",
             dir.resolve("state").toString());
       }

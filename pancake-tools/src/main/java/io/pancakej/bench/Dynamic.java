@@ -48,7 +48,7 @@ import picocli.CommandLine.Option;
 @Command(name = "bench-dynamic", mixinStandardHelpOptions = true,
     description = "Change detection and replica swapping on the memory store (paper Fig. 6).")
 public final class Dynamic implements Callable<Integer> {
-  @Option(names = "--out", defaultValue = "target/bench-dynamic",
+  @Option(names = {"-o", "--out"}, defaultValue = "target/bench-dynamic",
       description = "output directory, relative to the project root (default ${DEFAULT-VALUE}, scratch)")
   Path out;
   @Option(names = "--parts", split = ",", defaultValue = "a,b,c,control", description = "a,b,c,control")
@@ -57,7 +57,8 @@ public final class Dynamic implements Callable<Integer> {
   int keys;
   @Option(names = "--window", defaultValue = "100000", description = "w (default ${DEFAULT-VALUE})")
   int window;
-  @Option(names = "--confidence", defaultValue = "0.95")
+  @Option(names = "--confidence", defaultValue = "0.95",
+      description = "the change detector's confidence, pancake.detect.confidence (default ${DEFAULT-VALUE})")
   double confidence;
   @Option(names = "--seeds", defaultValue = "3", description = "repetitions per point (default ${DEFAULT-VALUE})")
   int seeds;
@@ -66,7 +67,8 @@ public final class Dynamic implements Callable<Integer> {
   @Option(names = "--skews", split = ",", defaultValue = "0,0.2,0.4,0.6,0.8,0.9,0.95",
       description = "s1 for 6a (values >= s0 are skipped)")
   List<Double> skews;
-  @Option(names = "--kappas", split = ",", defaultValue = "1,4,16,64,256")
+  @Option(names = "--kappas", split = ",", defaultValue = "1,4,16,64,256",
+      description = "rank rotations kappa for 6b (default ${DEFAULT-VALUE})")
   List<Integer> kappas;
   @Option(names = "--max-windows", defaultValue = "5", description = "give up after this many windows of new requests")
   int maxWindows;
@@ -77,11 +79,14 @@ public final class Dynamic implements Callable<Integer> {
   @Option(names = "--after-windows", defaultValue = "3",
       description = "6c: windows of the new distribution issued after swapping finished (counts further transitions)")
   int afterWindows;
-  @Option(names = "--control-windows", defaultValue = "10")
+  @Option(names = "--control-windows", defaultValue = "10",
+      description = "control: windows of requests per seed (default ${DEFAULT-VALUE})")
   int controlWindows;
-  @Option(names = "--sample-ms", defaultValue = "50")
+  @Option(names = "--sample-ms", defaultValue = "50",
+      description = "6c: sampling period of pending swaps and proxy memory, ms (default ${DEFAULT-VALUE})")
   int sampleMs;
-  @Option(names = "--control-seeds", defaultValue = "2")
+  @Option(names = "--control-seeds", defaultValue = "2",
+      description = "control: repetitions (default ${DEFAULT-VALUE})")
   int controlSeeds;
   @Option(names = "--kick-ms", defaultValue = "1",
       description = "a helper thread sends one batch (a get of a key that was never written) every this many ms;"

@@ -20,8 +20,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code bin/pancake}: one command for every tool, each a subcommand. Shared conventions: lists
  * are comma-separated ({@code --schemes insecure,pancake}), a store is {@code --store}, an
- * existing Redis {@code --redis-host}/{@code --redis-port}, output {@code --out} (a scratch
- * directory unless given), extra properties {@code -p name=value}. {@code --help} exits 0, a usage
+ * existing Redis {@code --redis-host}/{@code --redis-port}, output {@code -o}/{@code --out} (a
+ * scratch directory unless given), extra properties {@code -p name=value}; a count of operations
+ * is {@code --ops} and the kinds of store operations an audit counts {@code --kinds}. {@code --help} exits 0, a usage
  * error 2, a failure 1 (or the failing child's status); long work prints progress on stderr.
  */
 @Command(name = "pancake", sortOptions = false,

@@ -41,7 +41,7 @@ class DetWoOramAuditTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     int code = new CommandLine(new Audit(new PrintStream(bytes, true, StandardCharsets.UTF_8))).execute(
         "--transcript", transcript.toString(), "--distribution", distribution.toString(), "--scheme", "detworam",
-        "--state-dir", dir.resolve("state").toString(), "--ops", ops);
+        "--state-dir", dir.resolve("state").toString(), "--kinds", ops);
     String text = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, code, text);
     System.out.println("--- audit of detworam, " + ops + " lines\n" + text);

@@ -43,8 +43,9 @@ class SchemesAgreeOnLimitsTest {
     m.put("pancake", v -> PancakeConfig.builder().valueSize(v));
     m.put("pathoram", v -> PathOramClient.builder().valueSize(v));
     m.put("detworam", v -> DetWoOramClient.builder().valueSize(v));
-    m.put("encrypted", v -> new EncryptedClient(new MemoryStore(), KEY, v, 128).close());
-    m.put("insecure", v -> new InsecureClient(new MemoryStore(), v, 128).close());
+    m.put("encrypted", v -> EncryptedClient.builder().store(new MemoryStore())
+        .masterKey(KEY).valueSize(v).keySize(128).build().close());
+    m.put("insecure", v -> InsecureClient.builder().store(new MemoryStore()).valueSize(v).keySize(128).build().close());
     return m;
   }
 
@@ -53,8 +54,10 @@ class SchemesAgreeOnLimitsTest {
     m.put("pancake", k -> PancakeConfig.builder().keySize(k));
     m.put("pathoram", k -> PathOramClient.builder().keySize(k));
     m.put("detworam", k -> DetWoOramClient.builder().keySize(k));
-    m.put("encrypted", k -> new EncryptedClient(new MemoryStore(), KEY, 1200, k).close());
-    m.put("insecure", k -> new InsecureClient(new MemoryStore(), 1200, k).close());
+    m.put("encrypted", k -> EncryptedClient.builder().store(new MemoryStore())
+        .masterKey(KEY).valueSize(1200).keySize(k).build().close());
+    m.put("insecure", k -> InsecureClient.builder().store(new MemoryStore())
+        .valueSize(1200).keySize(k).build().close());
     return m;
   }
 
