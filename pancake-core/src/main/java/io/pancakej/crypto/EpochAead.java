@@ -255,13 +255,13 @@ public final class EpochAead {
     return new long[] {e.number, Math.min(budget, e.reserved)};
   }
 
-  /** Indices claimed in the current epoch (an upper bound on its encryptions so far; tests). */
-  public long claimedInEpoch() {
+  /** Indices claimed in the current epoch (an upper bound on its encryptions so far; tests, through EpochAeadProbe). */
+  long claimedInEpoch() {
     return Math.min(current.claimed.get(), budget);
   }
 
-  /** The epoch and first index this instance started from: {@code {epoch, index}} (tests). */
-  public long[] started() {
+  /** The epoch and first index this instance started from: {@code {epoch, index}} (tests, through EpochAeadProbe). */
+  long[] started() {
     return new long[] {startEpoch, startUsed};
   }
 
@@ -271,7 +271,7 @@ public final class EpochAead {
   }
 
   /** Number of epoch keys derived so far (tests: a forged header must not derive keys). */
-  public int derivedKeys() {
+  int derivedKeys() {
     return keys.size();
   }
 

@@ -28,6 +28,7 @@ import io.pancakej.PancakeConfig;
 import io.pancakej.StateException;
 import io.pancakej.StoreException;
 import io.pancakej.crypto.EpochAead;
+import io.pancakej.crypto.EpochAeadProbe;
 import io.pancakej.crypto.MasterKey;
 import io.pancakej.store.ForwardingStore;
 import io.pancakej.store.KvStore;
@@ -124,7 +125,7 @@ class KeyEpochTest {
     assertTrue(Files.isRegularFile(state.resolve(StateDirectory.EPOCH_FILE)));
     try (Proxy proxy = open(state, store.reopen(), 50, false)) {
       // the ledger reserved all 50 of the last epoch: the reopened proxy starts the next one
-      assertTrue(ProxyProbe.valueAead(proxy).started()[0] > epochAtClose);
+      assertTrue(EpochAeadProbe.started(ProxyProbe.valueAead(proxy))[0] > epochAtClose);
       assertEveryKey(proxy, model);
       work(proxy, model, rnd, 1_000);
       assertEveryKey(proxy, model);
@@ -229,7 +230,7 @@ class KeyEpochTest {
         store.crash();
         Thread.sleep(100); // a pacer batch in flight finishes or fails
         // everything in the store was sealed by now; the disk as the crash leaves it:
-        long[] used = {ProxyProbe.valueAead(proxy).epoch(), ProxyProbe.valueAead(proxy).claimedInEpoch()};
+        long[] used = {ProxyProbe.valueAead(proxy).epoch(), EpochAeadProbe.claimedInEpoch(ProxyProbe.valueAead(proxy))};
         copyStateDir(state, afterCrash);
         assertTrue(used[0] > 0 || budget > 50);
         if (used[1] > 0 && used[1] < budget) {
@@ -248,7 +249,7 @@ class KeyEpochTest {
           "the checkpoint alone lags behind the key use (" + checkpointed + "), so the test has teeth");
     }
     try (Proxy proxy = open(afterCrash, memory.reopen(), budget, false)) {
-      long[] start = ProxyProbe.valueAead(proxy).started();
+      long[] start = EpochAeadProbe.started(ProxyProbe.valueAead(proxy));
       if (budget == 50) {
         assertEquals(atCrash[0] + 1, start[0], "a fresh epoch after the crash");
       } else {
