@@ -84,16 +84,17 @@ public class Bench implements Callable<Integer> {
       description = "extra experiments: cache (UpdateCache vs write fraction and zipf skew, Fig. 7b/7c), batch (B = 2..6, Fig. 8)")
   List<String> sensitivity = new ArrayList<>();
   @Option(names = "--replot",
-      description = "only redraw the charts of <out> from its results.csv (the tables are left as they are); the "
-          + "machine and date come from results.md, or from --machine and --date for tables written before they were recorded")
+      description = "only redraw the charts of <out> from its tables, which are left as they are: results.csv, and "
+          + "batch.md and updatecache.md where they exist (then results.csv may be absent); the machine and date come "
+          + "from each table, or from --machine and --date for tables written before they were recorded")
   boolean replot;
   @Option(names = "--machine",
       description = "the machine description every chart and table carries (default: detected, e.g. "
-          + "\"2 vCPUs (AMD EPYC), 23 GiB RAM, Linux 6.18, Java 17.0.15\"; with --replot: the one results.md records)")
+          + "\"2 vCPUs (AMD EPYC), 23 GiB RAM, Linux 6.18, Java 17.0.15\"; with --replot: the one each table records)")
   String machine;
   @Option(names = "--date",
       description = "the date (YYYY-MM-DD) every chart and table carries (default: today, UTC; with --replot: the one "
-          + "results.md records)")
+          + "each table records)")
   String date;
   @Option(names = "--batch-sizes", split = ",", defaultValue = "2,3,4,5,6",
       description = "the batch sizes B of --sensitivity batch (default ${DEFAULT-VALUE})")
@@ -178,26 +179,87 @@ public class Bench implements Callable<Integer> {
   }
 
   /**
-   * The charts of {@code <out>} drawn again from its results.csv, with the setup, machine and date its
-   * results.md records (or {@code --machine} and {@code --date}); results.md and results.csv stay as published.
+   * The charts of {@code <out>} drawn again from its tables, which stay as published: the main charts
+   * from results.csv (with results.md's rounding), batch-*.png from batch.md and updatecache-*.png from
+   * updatecache.md where those exist ({@link TableReplot}). results.csv may be absent only beside one of
+   * these. Each table's machine and date are the ones it records, or {@code --machine} and {@code --date};
+   * nothing is redrawn while a table lacks them.
    */
   private void replot() throws IOException {
-    List<String> lines = Files.readAllLines(out.resolve("results.csv"));
-    List<String> md = Files.readAllLines(out.resolve("results.md"));
-    String setup = md.get(1).replace("`", "");
-    Charts.Provenance recorded = Charts.Provenance.parse(md.get(0));
-    if (recorded == null && (machine == null || date == null)) {
-      throw new CommandLine.ParameterException(cli(), out.resolve("results.md")
-          + " does not record the machine and date of its run: give them with --machine and --date");
+    Path csv = out.resolve("results.csv");
+    Path batch = out.resolve("batch.md");
+    Path cache = out.resolve("updatecache.md");
+    boolean sensitivity = Files.exists(batch) || Files.exists(cache);
+    boolean main = !sensitivity || Files.exists(csv);
+    if (!sensitivity && !Files.exists(csv)) {
+      throw new CommandLine.ParameterException(cli(), "cannot replot " + out
+          + ": it has no results.csv, batch.md or updatecache.md");
     }
+    Map<Path, List<String>> tables = new LinkedHashMap<>();
+    if (main) {
+      tables.put(out.resolve("results.md"), table(out.resolve("results.md")));
+      tables.put(csv, table(csv));
+    }
+    for (Path t : List.of(batch, cache)) {
+      if (Files.exists(t)) {
+        tables.put(t, table(t));
+      }
+    }
+    Map<Path, Charts.Provenance> where = new LinkedHashMap<>();
+    for (Map.Entry<Path, List<String>> t : tables.entrySet()) {
+      if (!t.getKey().equals(csv)) {
+        where.put(t.getKey(), provenanceOf(t.getKey(), t.getValue()));
+      }
+    }
+    try {
+      if (main) {
+        replotMain(tables.get(csv), tables.get(out.resolve("results.md")), where.get(out.resolve("results.md")));
+        log.println("bench: redrew the charts of " + out + " from results.csv");
+      }
+      if (tables.containsKey(batch)) {
+        TableReplot.batch(out, tables.get(batch), where.get(batch));
+        log.println("bench: redrew batch-throughput.png and batch-latency.png from " + batch);
+      }
+      if (tables.containsKey(cache)) {
+        TableReplot.cache(out, tables.get(cache), where.get(cache));
+        log.println("bench: redrew updatecache-write-fraction.png and updatecache-skew.png from " + cache);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cli(), "cannot replot: " + e.getMessage());
+    }
+  }
+
+  private void replotMain(List<String> lines, List<String> md, Charts.Provenance provenance) throws IOException {
+    String setup = md.size() > 1 ? md.get(1).replace("`", "") : "";
     List<Row> rows = new ArrayList<>();
     for (String line : lines.subList(1, lines.size())) {
       String[] c = line.split(",");
       rows.add(new Row(c[0], c[1], "", num(c[2]), num(c[4]), num(c[5]), num(c[6]), num(c[7]), Long.parseLong(c[8]),
           num(c[9]), num(c[10]), num(c[11]), Long.parseLong(c[12]), Long.parseLong(c[13]), num(c[14])));
     }
-    Report.writeCharts(out, Report.asPublished(rows, md), setup, provenance(recorded));
-    log.println("bench: redrew the charts of " + out);
+    Report.writeCharts(out, Report.asPublished(rows, md), setup, provenance);
+  }
+
+  /** A table's lines; an absent or empty table is a usage error naming it. */
+  private List<String> table(Path file) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      throw new CommandLine.ParameterException(cli(), "cannot replot " + out + ": " + file + " does not exist");
+    }
+    List<String> lines = Files.readAllLines(file);
+    if (lines.isEmpty()) {
+      throw new CommandLine.ParameterException(cli(), "cannot replot " + out + ": " + file + " is empty");
+    }
+    return lines;
+  }
+
+  /** The machine and date {@code md}'s first line records, overridden by --machine and --date. */
+  private Charts.Provenance provenanceOf(Path file, List<String> md) {
+    Charts.Provenance recorded = Charts.Provenance.parse(md.get(0));
+    if (recorded == null && (machine == null || date == null)) {
+      throw new CommandLine.ParameterException(cli(), file
+          + " does not record the machine and date of its run: give them with --machine and --date");
+    }
+    return provenance(recorded);
   }
 
   /** The command line running this command, so that errors reach its streams. */

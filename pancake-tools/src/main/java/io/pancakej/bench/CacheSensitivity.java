@@ -61,7 +61,20 @@ final class CacheSensitivity {
       }
     }
     Files.writeString(out.resolve("updatecache.md"), md);
-    String setup = String.format(Locale.ROOT, "memory store, n=%d keys, %d operations on %d threads", n, ops, THREADS);
+    writeCharts(out, setup(n, ops, THREADS), byWrite, bySkew, provenance);
+  }
+
+  /** The setup line of the charts. */
+  static String setup(int n, long ops, int threads) {
+    return String.format(Locale.ROOT, "memory store, n=%d keys, %d operations on %d threads", n, ops, threads);
+  }
+
+  /**
+   * updatecache-write-fraction.png and updatecache-skew.png, after a run and from a replotted
+   * updatecache.md ({@link TableReplot}).
+   */
+  static void writeCharts(Path out, String setup, List<Point> byWrite, List<Point> bySkew,
+      Charts.Provenance provenance) throws IOException {
     chart(out.resolve("updatecache-write-fraction.png"), "UpdateCache size vs write fraction (zipf 0.99)",
         "write fraction", byWrite, true, setup, provenance);
     chart(out.resolve("updatecache-skew.png"), "UpdateCache size vs zipf skew (write fraction 0.5)",

@@ -14,11 +14,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.markers.SeriesMarkers;
-
 import io.pancakej.KvClient;
 import io.pancakej.PancakeClient;
 import io.pancakej.PancakeConfig;
@@ -92,6 +87,21 @@ public final class Dynamic implements Callable<Integer> {
       description = "a helper thread sends one batch (a get of a key that was never written) every this many ms;"
           + " 0 = rely on the engine's pacer alone, which stalls for seconds (see docs/results/dynamic.md)")
   int kickMs;
+  @Option(names = "--replot",
+      description = "only redraw the charts of <out> from the files a run left there (results.md, detection.csv, "
+          + "fig6c-*.csv), which stay as they are; the machine and date come from results.md, or from --machine and "
+          + "--date for files written before they were recorded")
+  boolean replot;
+  @Option(names = "--machine",
+      description = "the machine description the charts and results.md carry (default: detected; with --replot: "
+          + "the one results.md records)")
+  String machine;
+  @Option(names = "--date",
+      description = "the date (YYYY-MM-DD) the charts and results.md carry (default: today, UTC; with --replot: the "
+          + "one results.md records)")
+  String date;
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
 
   private final PrintStream log = System.err;
   private final Path root = Path.of(System.getProperty("pancake.root", ".")).toAbsolutePath().normalize();
@@ -399,55 +409,61 @@ public final class Dynamic implements Callable<Integer> {
   private volatile boolean volatileRunning;
   /** Where and when this run is, for its charts. */
   private Charts.Provenance provenance;
-  private static final String SETUP = "PancakeClient on the memory store, one request thread, gets only (bin/bench-dynamic)";
 
   // ------------------------------------------------------------------ driver
 
   @Override
   public Integer call() throws Exception {
     out = root.resolve(out);
+    CommandLine cli = spec != null ? spec.commandLine() : new CommandLine(this);
+    try {
+      if (replot) {
+        for (String file : DynamicReplot.replot(out, machine, date)) {
+          log.println("bench-dynamic: redrew " + out.resolve(file));
+        }
+        return 0;
+      }
+      Charts.Provenance here = Charts.Provenance.detect(java.time.Clock.systemUTC());
+      provenance = new Charts.Provenance(machine != null ? machine : here.machine(), date != null ? date : here.date());
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cli, e.getMessage());
+    }
     Files.createDirectories(out);
-    provenance = Charts.Provenance.detect(java.time.Clock.systemUTC());
     StringBuilder md = new StringBuilder("<!-- written by bin/bench-dynamic; " + provenance.line() + " -->\n");
     md.append(String.format(Locale.ROOT, "Setup: memory store, one request thread (plus a helper batch every %d ms, `--kick-ms`), gets only, n = %d keys (6a/6b/control), "
         + "w = %d, confidence %.2f, %d seeds per point, give up after %d windows of new requests.%n%n",
         kickMs, keys, window, confidence, seeds, maxWindows));
     StringBuilder csv = new StringBuilder("figure,label,x,seed,warm_transitions,requests_to_detect,p,seconds\n");
     if (parts.contains("a")) {
-      Map<String, List<double[]>> chart = new LinkedHashMap<>();
+      List<Detection> all = new ArrayList<>();
       md.append("## 6a: accesses to detect a skew drop zipf(s0) -> zipf(s1)\n\n"
           + "| s0 | s1 | requests to detect (median) | per seed | false alarms while the window filled |\n|--:|--:|--:|--|--:|\n");
       for (double s0 : from) {
-        List<double[]> pts = new ArrayList<>();
         for (double s1 : skews) {
           if (s1 >= s0) {
             continue;
           }
           List<Detection> runs = new ArrayList<>();
           for (int k = 0; k < seeds; k++) {
-            Detection d = detect("skew " + s0, s1, s0, new Zipf(keys, s1, 0), 101 + k);
+            Detection d = detect(DynamicCharts.skewLabel(s0), s1, s0, new Zipf(keys, s1, 0), 101 + k);
             log.printf(Locale.ROOT, "bench-dynamic: [6a] %.2f -> %.2f seed %d: %d requests (p=%.3g, %.1f s)%n",
                 s0, s1, d.seed(), d.requests(), d.p(), d.seconds());
             runs.add(d);
+            all.add(d);
             csv.append(csvRow("6a", d));
           }
           long med = median(runs);
           md.append(String.format(Locale.ROOT, "| %.2f | %.2f | %s | %s | %d |%n", s0, s1, fmt(med), perSeed(runs),
               runs.stream().mapToLong(Detection::warmTransitions).sum()));
-          if (med > 0) {
-            pts.add(new double[] {s0 - s1, med});
-          }
         }
-        chart.put("s0 = " + s0, pts);
       }
       md.append('\n');
-      lineChart(out.resolve("fig6a-skew-drop.png"), "Accesses to detect a skew drop (n=" + keys + ", w=" + window + ")",
-          "skew drop s0 - s1", "requests after the change (median)", chart, false);
+      DynamicCharts.skewDrop(out, keys, window, all, provenance);
     }
     if (parts.contains("b")) {
       md.append("## 6b: accesses to detect zipf(0.99) rotated by kappa\n\n"
           + "| kappa | requests to detect (median) | per seed | false alarms while the window filled |\n|--:|--:|--|--:|\n");
-      List<double[]> pts = new ArrayList<>();
+      List<Detection> all = new ArrayList<>();
       for (int kappa : kappas) {
         List<Detection> runs = new ArrayList<>();
         for (int k = 0; k < seeds; k++) {
@@ -455,18 +471,15 @@ public final class Dynamic implements Callable<Integer> {
           log.printf(Locale.ROOT, "bench-dynamic: [6b] kappa %d seed %d: %d requests (p=%.3g, %.1f s)%n",
               kappa, d.seed(), d.requests(), d.p(), d.seconds());
           runs.add(d);
+          all.add(d);
           csv.append(csvRow("6b", d));
         }
         long med = median(runs);
         md.append(String.format(Locale.ROOT, "| %d | %s | %s | %d |%n", kappa, fmt(med), perSeed(runs),
             runs.stream().mapToLong(Detection::warmTransitions).sum()));
-        if (med > 0) {
-          pts.add(new double[] {kappa, med});
-        }
       }
       md.append('\n');
-      lineChart(out.resolve("fig6b-kappa.png"), "Accesses to detect a popularity shift (zipf 0.99, n=" + keys + ", w="
-          + window + ")", "kappa (log scale)", "requests after the change (median)", Map.of("zipf 0.99", pts), true);
+      DynamicCharts.kappa(out, keys, window, all, provenance);
     }
     if (parts.contains("control")) {
       md.append("## Control: no change (estimate = workload)\n\n"
@@ -498,8 +511,8 @@ public final class Dynamic implements Callable<Integer> {
         log.printf(Locale.ROOT, "bench-dynamic: [6c] %s: detect %d req, %d swaps in %.2f s / %d req, peak %d B, later %d%n",
             s.label(), s.detectRequests(), s.swaps(), s.swapSeconds(), s.swapRequests(), s.peakProxyBytes(),
             s.laterTransitions());
-        String file = "fig6c-" + s.label().replace(" -> ", "-to-").replace(' ', '-').replace(".", "") + ".png";
-        swapChart(out.resolve(file), s);
+        String file = DynamicCharts.swapFile(s.label());
+        DynamicCharts.swap(out.resolve(file), s.label(), s.n(), s.series(), provenance);
         StringBuilder ts = new StringBuilder("seconds,requests,transitions,pending_swaps,swaps_done,swap_cache_entries,"
             + "swap_cache_bytes,update_cache_entries,update_cache_bytes\n");
         for (Sample x : s.series()) {
@@ -525,7 +538,7 @@ public final class Dynamic implements Callable<Integer> {
   }
 
   /** Median over seeds; a run that never detected counts as infinitely many requests. */
-  private static long median(List<Detection> runs) {
+  static long median(List<Detection> runs) {
     long[] v = runs.stream().mapToLong(d -> d.requests() < 0 ? Long.MAX_VALUE : d.requests()).sorted().toArray();
     long m = v[(v.length - 1) / 2];
     if (v.length % 2 == 0) {
@@ -545,60 +558,5 @@ public final class Dynamic implements Callable<Integer> {
       s.add(d.requests() < 0 ? "none" : String.valueOf(d.requests()));
     }
     return String.join(", ", s);
-  }
-
-  private static XYChart chart(String xTitle, String yTitle) {
-    XYChart c = new XYChartBuilder().width(800).height(480).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
-    c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-    c.getStyler().setPlotBackgroundColor(java.awt.Color.WHITE);
-    return c;
-  }
-
-  private void lineChart(Path file, String title, String xTitle, String yTitle, Map<String, List<double[]>> series,
-      boolean logX) throws IOException {
-    XYChart c = chart(xTitle, yTitle);
-    c.getStyler().setXAxisLogarithmic(logX);
-    c.getStyler().setYAxisMin(0.0);
-    boolean any = false;
-    for (Map.Entry<String, List<double[]>> e : series.entrySet()) {
-      if (e.getValue().isEmpty()) {
-        continue;
-      }
-      List<Double> x = new ArrayList<>();
-      List<Double> y = new ArrayList<>();
-      for (double[] p : e.getValue()) {
-        x.add(p[0]);
-        y.add(p[1]);
-      }
-      c.addSeries(e.getKey(), x, y).setMarker(SeriesMarkers.CIRCLE);
-      any = true;
-    }
-    if (any) {
-      Charts.save(c, file, title, SETUP, provenance);
-    }
-  }
-
-  private void swapChart(Path file, Swap s) throws IOException {
-    String title = "Replica swapping, " + s.label() + " (n=" + s.n() + "), from the switch";
-    XYChart c = chart("seconds since the requests switched distribution", "pending swaps");
-    List<Double> t = new ArrayList<>();
-    List<Double> pending = new ArrayList<>();
-    List<Double> kb = new ArrayList<>();
-    for (Sample x : s.series()) {
-      t.add(x.seconds());
-      pending.add((double) x.pendingSwaps());
-      kb.add(x.proxyBytes() / 1024.0);
-    }
-    if (t.isEmpty()) {
-      return;
-    }
-    XYSeries a = c.addSeries("pending swaps", t, pending);
-    a.setMarker(SeriesMarkers.NONE);
-    XYSeries b = c.addSeries("proxy memory: swap cache + UpdateCache (KB)", t, kb);
-    b.setMarker(SeriesMarkers.NONE);
-    b.setYAxisGroup(1);
-    c.setYAxisGroupTitle(1, "proxy memory (KB)");
-    c.getStyler().setYAxisGroupPosition(1, org.knowm.xchart.style.Styler.YAxisPosition.Right);
-    Charts.save(c, file, title, SETUP, provenance);
   }
 }

@@ -292,6 +292,15 @@ final class Report {
           r.variant().substring(2), f(r.throughput(), 0), f(r.readP99(), 0), f(r.updateP99(), 0), f(r.keysPerOp(), 2)));
     }
     Files.writeString(out.resolve("batch.md"), md);
+    writeBatchCharts(out, rows, setup, provenance);
+  }
+
+  /**
+   * batch-throughput.png and batch-latency.png from the rows of {@link #writeBatch} (variant "B=b"),
+   * after a run and from a replotted batch.md ({@link TableReplot}).
+   */
+  static void writeBatchCharts(Path out, List<Bench.Row> rows, String setup, Charts.Provenance provenance)
+      throws IOException {
     XYChart thr = new XYChartBuilder().width(800).height(480).xAxisTitle("B").yAxisTitle("ops/s").build();
     XYChart lat = new XYChartBuilder().width(800).height(480).xAxisTitle("B").yAxisTitle("p99 latency (us)").build();
     for (XYChart c : List.of(thr, lat)) {
