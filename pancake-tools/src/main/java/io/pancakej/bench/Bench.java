@@ -88,14 +88,8 @@ public class Bench implements Callable<Integer> {
           + "batch.md and updatecache.md where they exist (then results.csv may be absent); the machine and date come "
           + "from each table, or from --machine and --date for tables written before they were recorded")
   boolean replot;
-  @Option(names = "--machine",
-      description = "the machine description every chart and table carries (default: detected, e.g. "
-          + "\"2 vCPUs (AMD EPYC), 23 GiB RAM, Linux 6.18, Java 17.0.15\"; with --replot: the one each table records)")
-  String machine;
-  @Option(names = "--date",
-      description = "the date (YYYY-MM-DD) every chart and table carries (default: today, UTC; with --replot: the one "
-          + "each table records)")
-  String date;
+  @CommandLine.Mixin
+  ProvenanceOptions where = new ProvenanceOptions();
   @Option(names = "--batch-sizes", split = ",", defaultValue = "2,3,4,5,6",
       description = "the batch sizes B of --sensitivity batch (default ${DEFAULT-VALUE})")
   List<Integer> batchSizes;
@@ -254,12 +248,11 @@ public class Bench implements Callable<Integer> {
 
   /** The machine and date {@code md}'s first line records, overridden by --machine and --date. */
   private Charts.Provenance provenanceOf(Path file, List<String> md) {
-    Charts.Provenance recorded = Charts.Provenance.parse(md.get(0));
-    if (recorded == null && (machine == null || date == null)) {
-      throw new CommandLine.ParameterException(cli(), file
-          + " does not record the machine and date of its run: give them with --machine and --date");
+    try {
+      return where.forTable(file, Charts.Provenance.parse(md.get(0)));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cli(), e.getMessage());
     }
-    return provenance(recorded);
   }
 
   /** The command line running this command, so that errors reach its streams. */
@@ -270,8 +263,7 @@ public class Bench implements Callable<Integer> {
   /** --machine and --date where given, else {@code recorded}'s, else this machine today. */
   Charts.Provenance provenance(Charts.Provenance recorded) {
     try {
-      Charts.Provenance base = recorded != null ? recorded : Charts.Provenance.detect(clock);
-      return new Charts.Provenance(machine != null ? machine : base.machine(), date != null ? date : base.date());
+      return where.over(recorded != null ? recorded : Charts.Provenance.detect(clock));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cli(), e.getMessage());
     }

@@ -92,14 +92,8 @@ public final class Dynamic implements Callable<Integer> {
           + "fig6c-*.csv), which stay as they are; the machine and date come from results.md, or from --machine and "
           + "--date for files written before they were recorded")
   boolean replot;
-  @Option(names = "--machine",
-      description = "the machine description the charts and results.md carry (default: detected; with --replot: "
-          + "the one results.md records)")
-  String machine;
-  @Option(names = "--date",
-      description = "the date (YYYY-MM-DD) the charts and results.md carry (default: today, UTC; with --replot: the "
-          + "one results.md records)")
-  String date;
+  @CommandLine.Mixin
+  ProvenanceOptions where = new ProvenanceOptions();
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -418,13 +412,12 @@ public final class Dynamic implements Callable<Integer> {
     CommandLine cli = spec != null ? spec.commandLine() : new CommandLine(this);
     try {
       if (replot) {
-        for (String file : DynamicReplot.replot(out, machine, date)) {
+        for (String file : DynamicReplot.replot(out, where)) {
           log.println("bench-dynamic: redrew " + out.resolve(file));
         }
         return 0;
       }
-      Charts.Provenance here = Charts.Provenance.detect(java.time.Clock.systemUTC());
-      provenance = new Charts.Provenance(machine != null ? machine : here.machine(), date != null ? date : here.date());
+      provenance = where.over(Charts.Provenance.detect(java.time.Clock.systemUTC()));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cli, e.getMessage());
     }

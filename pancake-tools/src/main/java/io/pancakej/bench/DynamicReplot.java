@@ -19,25 +19,20 @@ final class DynamicReplot {
   private DynamicReplot() {}
 
   /**
-   * Redraws the charts of {@code dir}; returns the files drawn. The machine and date are
-   * {@code machine} and {@code date} where given, else those results.md records.
+   * Redraws the charts of {@code dir}; returns the files drawn. The machine and date are those
+   * results.md records, overridden by {@code options}' --machine and --date.
    *
    * @throws IllegalArgumentException when results.md is absent, records no machine and date and none
    *     are given, or the files do not hold what a run writes
    */
-  static List<String> replot(Path dir, String machine, String date) throws IOException {
+  static List<String> replot(Path dir, ProvenanceOptions options) throws IOException {
     Path results = dir.resolve("results.md");
     if (!Files.isRegularFile(results)) {
       throw new IllegalArgumentException("cannot replot " + dir + ": " + results + " does not exist");
     }
     List<String> md = Files.readAllLines(results);
     Charts.Provenance recorded = md.isEmpty() ? null : Charts.Provenance.parse(md.get(0));
-    if (recorded == null && (machine == null || date == null)) {
-      throw new IllegalArgumentException(results
-          + " does not record the machine and date of its run: give them with --machine and --date");
-    }
-    Charts.Provenance where = new Charts.Provenance(machine != null ? machine : recorded.machine(),
-        date != null ? date : recorded.date());
+    Charts.Provenance where = options.forTable(results, recorded);
     List<String> drawn = new ArrayList<>();
     Path csv = dir.resolve("detection.csv");
     if (Files.isRegularFile(csv)) {
