@@ -187,17 +187,29 @@ public final class RocksDbStore implements KvStore {
       if (keys.isEmpty()) {
         return;
       }
-      try (WriteBatch batch = new WriteBatch()) {
+      write("write", batch -> {
         for (int i = 0; i < keys.size(); i++) {
           batch.put(keys.get(i), values.get(i));
         }
-        db.write(writeOptions, batch);
-        wrote(batch.getDataSize());
-      } catch (RocksDBException e) {
-        throw new StoreException("RocksDB write failed: " + e.getMessage(), e);
-      }
+      });
     } finally {
       exit();
+    }
+  }
+
+  /** What goes into one atomic write. */
+  private interface BatchContent {
+    void addTo(WriteBatch batch) throws RocksDBException;
+  }
+
+  /** Writes {@code content} as one batch (the caller holds the fence); {@code what} names it in errors. */
+  private void write(String what, BatchContent content) {
+    try (WriteBatch batch = new WriteBatch()) {
+      content.addTo(batch);
+      db.write(writeOptions, batch);
+      wrote(batch.getDataSize());
+    } catch (RocksDBException e) {
+      throw new StoreException("RocksDB " + what + " failed: " + e.getMessage(), e);
     }
   }
 
@@ -225,15 +237,11 @@ public final class RocksDbStore implements KvStore {
       if (keys.isEmpty()) {
         return;
       }
-      try (WriteBatch batch = new WriteBatch()) {
+      write("delete", batch -> {
         for (byte[] k : keys) {
           batch.delete(k);
         }
-        db.write(writeOptions, batch);
-        wrote(batch.getDataSize());
-      } catch (RocksDBException e) {
-        throw new StoreException("RocksDB delete failed: " + e.getMessage(), e);
-      }
+      });
     } finally {
       exit();
     }
