@@ -10,8 +10,10 @@ package io.pancakej.smoothing;
  * <p>The <em>batch level</em> L sets the batches per second, about {@code floor x 2^(L/4)}. A
  * window asks for {@code h x arrivals / (B x delta)} batches per second: {@code h} = {@value #ROOMY}
  * while the emitter was busy for less than {@value #BUSY_LOW} of the window (batches are cheap
- * then, and a closed-loop caller, served about 0.7 times per tick, still pulls the level up), and
- * L moves up to an octave towards the lowest level that gives as much; {@code h} =
+ * then, and a closed-loop caller, served about 0.7 times per tick, still pulls the level up) as far
+ * as the extra batches go out as one-batch ticks, up to the tick cap, and {@code h} = {@value #WIDE}
+ * beyond it (there an extra batch only makes every tick larger and emptier); L moves up to an
+ * octave towards the lowest level that gives as much; {@code h} =
  * {@value #TIGHT} near the emitter's capacity, where L moves up one step at a time (a level above
  * capacity only gets stepped back down) and down to the level the arrivals need, up to an octave a
  * window (a batch beyond what the requests need costs as much as a real one): batches there carry
@@ -52,8 +54,16 @@ final class EmissionRate {
    * waiting when it is built, whatever its size.
    */
   static final double FULL = 0.93;
-  /** Batches asked for, per batch the arrivals need, while the emitter has room to spare. */
+  /**
+   * Batches asked for, per batch the arrivals need, while the emitter has room to spare, as long as
+   * they go out as one-batch ticks (up to the tick cap): more ticks, a shorter wait for the next one.
+   */
   static final double ROOMY = 4;
+  /**
+   * With room to spare, batches asked for beyond the tick cap, per batch the arrivals need: there
+   * they only make every tick larger, and about {@code 1.5 / 1.3} requests fill a batch.
+   */
+  static final double WIDE = 1.3;
   /**
    * Batches asked for, per batch the arrivals need, near the emitter's capacity: a tenth to spare,
    * so batches there carry about {@code 1.5 / 1.1 = 1.36} requests when requests keep coming.
@@ -219,7 +229,11 @@ final class EmissionRate {
       // capacity, a tenth more than they need, up a step at a time (a level above capacity only
       // gets stepped back down) and down to what they need at once (up to an octave a window): a
       // batch beyond what the requests need costs the emitter and the store as much as a real one
-      double needed = (room ? ROOMY : TIGHT) * arrivals / realSlotsPerBatch;
+      double need = arrivals / realSlotsPerBatch;
+      // with room, the extra batches are extra ticks up to the tick cap (a shorter wait for the next
+      // one); beyond it they only make each tick larger and emptier, so a few are kept for the tick
+      // that finds more requests waiting than slots
+      double needed = room ? Math.max(Math.min(ROOMY * need, at(tickLevel)), WIDE * need) : TIGHT * need;
       int wanted = 0;
       while (wanted < maxLevel && batchesPerSecond(wanted) < needed) {
         wanted++;

@@ -122,6 +122,29 @@ class EmissionRateTest {
         perBatch, perSecond, c.rate.ticksPerSecond(), c.rate.batchesPerTick()));
   }
 
+  /**
+   * Sixteen callers that wait for their answers, on cheap ticks (20 us plus 5 us a batch) capped
+   * at 3 200 a second: the emitter has room to spare at the cap, so batches beyond it only make
+   * every tick larger. The levels ask for {@link EmissionRate#WIDE} times the batches the arrivals
+   * need there: every caller is still served at every tick (51 000 requests/s in this model), at
+   * 1.0 requests per batch. Asking for {@link EmissionRate#ROOMY} times there (the previous
+   * landing) served as many at 0.67 per batch: a third of the batches were extra fakes.
+   */
+  @Test
+  void roomToSpareAtTheTickCap_doesNotEmptyTheBatches() {
+    ClosedLoop c = new ClosedLoop(new EmissionRate(100, 3200, 64, B, WINDOW), 16, 20_000, 5_000);
+    c.run(5);
+    long served = c.served;
+    long batches = c.batches;
+    c.run(10);
+    double perBatch = (double) (c.served - served) / (c.batches - batches);
+    double perSecond = (c.served - served) / 10.0;
+    String at = String.format("%.2f requests per batch, %.0f requests/s, %.0f ticks/s x %d", perBatch, perSecond,
+        c.rate.ticksPerSecond(), c.rate.batchesPerTick());
+    assertTrue(perBatch >= 0.9, at);
+    assertTrue(perSecond >= 45_000, at);
+  }
+
   private static EmissionRate rate(int maxBatches) {
     return new EmissionRate(100, 6400, maxBatches, B, WINDOW);
   }

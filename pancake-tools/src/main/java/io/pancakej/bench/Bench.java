@@ -71,6 +71,11 @@ public class Bench implements Callable<Integer> {
   Path work;
   @Option(names = "-p", description = "extra YCSB/pancake property name=value for every run")
   Map<String, String> extra = new LinkedHashMap<>();
+  @Option(names = "--jvm-args", paramLabel = "<options>",
+      description = "options for every YCSB JVM the bench starts, the same for all schemes, space-separated "
+          + "(e.g. \"-XX:CompileThresholdScaling=0.1\": the JIT compiles sooner, so a short run is less of a "
+          + "warm-up); recorded in the tables' setup line")
+  String jvmArgs = "";
   @Option(names = "--trace", description = "record each run phase's transcript and audit it (slows the runs)")
   boolean trace;
   @Option(names = "--repeat", defaultValue = "1",
@@ -271,7 +276,19 @@ public class Bench implements Callable<Integer> {
 
   String describeSetup() {
     return String.format(Locale.ROOT, "store=%s records=%d operations=%d threads=%d fieldlength=%d value.size=%d",
-        store, records, ops, threads, fieldLength, effectiveValueSize());
+        store, records, ops, threads, fieldLength, effectiveValueSize())
+        + (jvmOptions().isEmpty() ? "" : " jvm=" + String.join(" ", jvmOptions()));
+  }
+
+  /** The --jvm-args, one element per option. */
+  List<String> jvmOptions() {
+    List<String> options = new ArrayList<>();
+    for (String o : jvmArgs.trim().split("\\s+")) {
+      if (!o.isEmpty()) {
+        options.add(o);
+      }
+    }
+    return options;
   }
 
   int effectiveValueSize() {
@@ -381,8 +398,10 @@ public class Bench implements Callable<Integer> {
 
   private void ycsb(String phase, String scheme, List<String> args, Path output, String tag)
       throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "site.ycsb.Client", phase, "-db", BINDINGS.get(scheme)));
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    cmd.addAll(jvmOptions());
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "site.ycsb.Client", phase, "-db",
+        BINDINGS.get(scheme)));
     cmd.addAll(args);
     Path err = output.resolveSibling(output.getFileName().toString().replace(".txt", ".err"));
     Process p = new ProcessBuilder(cmd).directory(root.toFile())

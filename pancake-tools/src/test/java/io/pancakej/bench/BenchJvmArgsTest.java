@@ -1,0 +1,33 @@
+package io.pancakej.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import picocli.CommandLine;
+
+/** {@code bench --jvm-args}: the same options for every YCSB JVM, named in the tables' setup line. */
+class BenchJvmArgsTest {
+  private static Bench parse(String... args) {
+    Bench bench = new Bench();
+    new CommandLine(bench).parseArgs(args);
+    return bench;
+  }
+
+  @Test
+  void optionsAreSplitOnWhitespaceAndRecorded() {
+    Bench bench = parse("--jvm-args", "  -XX:CompileThresholdScaling=0.1   -Xmx2g ");
+    assertEquals(List.of("-XX:CompileThresholdScaling=0.1", "-Xmx2g"), bench.jvmOptions());
+    assertTrue(bench.describeSetup().endsWith(" jvm=-XX:CompileThresholdScaling=0.1 -Xmx2g"), bench.describeSetup());
+  }
+
+  @Test
+  void withoutThemTheSetupLineIsAsBefore() {
+    Bench bench = parse("--store", "redis", "--records", "500");
+    assertEquals(List.of(), bench.jvmOptions());
+    assertEquals("store=redis records=500 operations=20000 threads=8 fieldlength=100 value.size=1224", bench.describeSetup());
+  }
+}
