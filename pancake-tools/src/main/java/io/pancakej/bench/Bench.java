@@ -423,6 +423,11 @@ public class Bench implements Callable<Integer> {
     }
     int rc = p.waitFor();
     if (rc != 0) {
+      List<String> lines = Files.readAllLines(err);
+      if (lines.stream().anyMatch(l -> l.contains("Could not create the Java Virtual Machine"))) {
+        throw new IllegalStateException(tag + ": the YCSB JVM did not start (" + lines.get(0) + "); check --jvm-args "
+            + jvmOptions() + "; see " + err);
+      }
       throw new IllegalStateException(tag + ": YCSB " + phase + " exited with " + rc + "; see " + err);
     }
   }
