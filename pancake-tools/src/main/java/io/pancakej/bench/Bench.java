@@ -125,6 +125,11 @@ public class Bench implements Callable<Integer> {
         throw new CommandLine.ParameterException(cli(), "unknown scheme " + s);
       }
     }
+    try {
+      jvmOptions();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cli(), "--jvm-args: " + e.getMessage());
+    }
     if (repeat < 1) {
       throw new CommandLine.ParameterException(cli(), "--repeat must be at least 1, got " + repeat);
     }
@@ -280,15 +285,9 @@ public class Bench implements Callable<Integer> {
         + (jvmOptions().isEmpty() ? "" : " jvm=" + String.join(" ", jvmOptions()));
   }
 
-  /** The --jvm-args, one element per option. */
+  /** The --jvm-args, one element per option, split as a shell would (quotes and backslashes). */
   List<String> jvmOptions() {
-    List<String> options = new ArrayList<>();
-    for (String o : jvmArgs.trim().split("\\s+")) {
-      if (!o.isEmpty()) {
-        options.add(o);
-      }
-    }
-    return options;
+    return ShellWords.split(jvmArgs);
   }
 
   int effectiveValueSize() {

@@ -19,6 +19,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.pancakej.ycsb.Bindings;
+import io.pancakej.bench.ShellWords;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -134,7 +136,7 @@ final class Ycsb implements Callable<Integer> {
    * @throws IllegalArgumentException for a usage error
    */
   static Invocation parse(List<String> args, String javaOpts) throws HelpRequested {
-    List<String> jvm = new ArrayList<>(shellWords(javaOpts == null ? "" : javaOpts));
+    List<String> jvm = new ArrayList<>(ShellWords.split(javaOpts == null ? "" : javaOpts));
     List<String> positional = new ArrayList<>();
     List<String> rest = new ArrayList<>();
     String cp = null;
@@ -154,10 +156,10 @@ final class Ycsb implements Callable<Integer> {
         if (a.equals("-cp")) {
           cp = cp == null ? v : cp + File.pathSeparator + v;
         } else {
-          jvm.addAll(shellWords(v));
+          jvm.addAll(ShellWords.split(v));
         }
       } else if (a.startsWith("-jvm-args=")) {
-        jvm.addAll(shellWords(a.substring("-jvm-args=".length())));
+        jvm.addAll(ShellWords.split(a.substring("-jvm-args=".length())));
       } else if (a.startsWith("-cp=")) {
         String v = a.substring("-cp=".length());
         cp = cp == null ? v : cp + File.pathSeparator + v;
@@ -184,47 +186,6 @@ final class Ycsb implements Callable<Integer> {
     return new Invocation(phase, Bindings.className(positional.get(1)), cp, jvm, rest);
   }
 
-  /** Splits like a POSIX shell (quotes and backslashes; no expansion), as stock's shlex.split. */
-  static List<String> shellWords(String s) {
-    List<String> words = new ArrayList<>();
-    StringBuilder w = new StringBuilder();
-    boolean inWord = false;
-    char quote = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (quote != 0) {
-        if (c == quote) {
-          quote = 0;
-        } else if (c == '\\' && quote == '"' && i + 1 < s.length()) {
-          w.append(s.charAt(++i));
-        } else {
-          w.append(c);
-        }
-      } else if (c == '\'' || c == '"') {
-        quote = c;
-        inWord = true;
-      } else if (c == '\\' && i + 1 < s.length()) {
-        w.append(s.charAt(++i));
-        inWord = true;
-      } else if (Character.isWhitespace(c)) {
-        if (inWord) {
-          words.add(w.toString());
-          w.setLength(0);
-          inWord = false;
-        }
-      } else {
-        w.append(c);
-        inWord = true;
-      }
-    }
-    if (quote != 0) {
-      throw new IllegalArgumentException("unbalanced quote in JVM arguments: " + s);
-    }
-    if (inWord) {
-      words.add(w.toString());
-    }
-    return words;
-  }
 
   @Override
   public Integer call() throws IOException, InterruptedException {

@@ -25,6 +25,15 @@ class BenchJvmArgsTest {
   }
 
   @Test
+  void quotedOptionsStayWhole_andAnUnbalancedQuoteIsAUsageError() {
+    assertEquals(List.of("-Dname=a b", "-Xmx1g"), parse("--jvm-args", "'-Dname=a b' -Xmx1g").jvmOptions());
+    java.io.StringWriter err = new java.io.StringWriter();
+    CommandLine cli = new CommandLine(new Bench()).setErr(new java.io.PrintWriter(err));
+    assertEquals(2, cli.execute("--jvm-args", "'-Dname=a b", "--out", "target/never", "--work", "target/never"));
+    assertTrue(err.toString().contains("--jvm-args: unbalanced quote"), err.toString());
+  }
+
+  @Test
   void withoutThemTheSetupLineIsAsBefore() {
     Bench bench = parse("--store", "redis", "--records", "500");
     assertEquals(List.of(), bench.jvmOptions());

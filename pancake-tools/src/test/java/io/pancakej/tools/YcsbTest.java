@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.pancakej.bench.ShellWords;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,9 +98,9 @@ class YcsbTest {
   @Test
   void shellWords_splitLikeAShell() {
     assertEquals(List.of("-Xmx1g", "-Da=b c", "-Dq=\"x\"", "-Dz=a b"),
-        Ycsb.shellWords("  -Xmx1g '-Da=b c'  -Dq=\\\"x\\\" \"-Dz=a b\""));
-    assertEquals(List.of(), Ycsb.shellWords("   "));
-    assertThrows(IllegalArgumentException.class, () -> Ycsb.shellWords("'open"));
+        ShellWords.split("  -Xmx1g '-Da=b c'  -Dq=\\\"x\\\" \"-Dz=a b\""));
+    assertEquals(List.of(), ShellWords.split("   "));
+    assertThrows(IllegalArgumentException.class, () -> ShellWords.split("'open"));
   }
 
   @Test
