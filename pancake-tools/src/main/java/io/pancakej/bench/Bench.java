@@ -290,6 +290,20 @@ public class Bench implements Callable<Integer> {
     return ShellWords.split(jvmArgs);
   }
 
+  /**
+   * The JVM's own reason when a YCSB JVM's error output says it could not start (its first line
+   * other than a "Picked up ..." note and the generic closing lines), else null.
+   */
+  static String jvmStartFailure(List<String> stderr) {
+    if (stderr.stream().noneMatch(l -> l.contains("Could not create the Java Virtual Machine"))) {
+      return null;
+    }
+    return stderr.stream()
+        .filter(l -> !l.isBlank() && !l.contains("Picked up ") && !l.startsWith("Error: Could not create")
+            && !l.startsWith("Error: A fatal exception"))
+        .findFirst().orElse("no reason given");
+  }
+
   int effectiveValueSize() {
     return valueSize != null ? valueSize : Math.max(1200, 10 * (fieldLength + 16) + 64);
   }
@@ -422,9 +436,9 @@ public class Bench implements Callable<Integer> {
     }
     int rc = p.waitFor();
     if (rc != 0) {
-      List<String> lines = Files.readAllLines(err);
-      if (lines.stream().anyMatch(l -> l.contains("Could not create the Java Virtual Machine"))) {
-        throw new IllegalStateException(tag + ": the YCSB JVM did not start (" + lines.get(0) + "); check --jvm-args "
+      String notStarted = jvmStartFailure(Files.readAllLines(err));
+      if (notStarted != null) {
+        throw new IllegalStateException(tag + ": the YCSB JVM did not start (" + notStarted + "); check --jvm-args "
             + jvmOptions() + "; see " + err);
       }
       throw new IllegalStateException(tag + ": YCSB " + phase + " exited with " + rc + "; see " + err);

@@ -18,9 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.pancakej.ycsb.Bindings;
 import io.pancakej.bench.ShellWords;
-
+import io.pancakej.ycsb.Bindings;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -185,7 +184,6 @@ final class Ycsb implements Callable<Integer> {
     }
     return new Invocation(phase, Bindings.className(positional.get(1)), cp, jvm, rest);
   }
-
 
   @Override
   public Integer call() throws IOException, InterruptedException {

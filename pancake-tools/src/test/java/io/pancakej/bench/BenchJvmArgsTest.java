@@ -34,6 +34,14 @@ class BenchJvmArgsTest {
   }
 
   @Test
+  void aJvmThatCannotStart_isReportedWithItsOwnReason() {
+    assertEquals("Unrecognized VM option 'NoSuchOption'", Bench.jvmStartFailure(List.of(
+        "NOTE: Picked up JDK_JAVA_OPTIONS: -XX:NoSuchOption", "Unrecognized VM option 'NoSuchOption'",
+        "Error: Could not create the Java Virtual Machine.", "Error: A fatal exception has occurred. Program will exit.")));
+    assertEquals(null, Bench.jvmStartFailure(List.of("Exception in thread \"main\" java.lang.IllegalStateException: x")));
+  }
+
+  @Test
   void withoutThemTheSetupLineIsAsBefore() {
     Bench bench = parse("--store", "redis", "--records", "500");
     assertEquals(List.of(), bench.jvmOptions());

@@ -15,8 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.pancakej.bench.ShellWords;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -93,14 +91,6 @@ class YcsbTest {
     assertEquals(0, help.exitCode(), help.toString());
     assertTrue(help.out().contains("Bindings: insecure, encrypted, pancake, pathoram or detworam"), help.toString());
     assertEquals(0, Cli.run("ycsb", "load", "pancake", "-h").exitCode());
-  }
-
-  @Test
-  void shellWords_splitLikeAShell() {
-    assertEquals(List.of("-Xmx1g", "-Da=b c", "-Dq=\"x\"", "-Dz=a b"),
-        ShellWords.split("  -Xmx1g '-Da=b c'  -Dq=\\\"x\\\" \"-Dz=a b\""));
-    assertEquals(List.of(), ShellWords.split("   "));
-    assertThrows(IllegalArgumentException.class, () -> ShellWords.split("'open"));
   }
 
   @Test
