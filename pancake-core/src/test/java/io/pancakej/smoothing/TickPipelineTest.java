@@ -24,10 +24,11 @@ import io.pancakej.store.KvStore;
 import io.pancakej.store.MemoryStore;
 
 /**
- * The tick pipeline as the store sees it: tick k's call writes back exactly what tick k-2 read
+ * The tick pipeline as the store sees it: tick k's call writes back exactly what tick k-LAG read
  * (whatever the ticks served, and whether they ran on the clock or on a caller's thread), close
- * writes back the last two ticks in order, and a value is never lost between a tick that read a
- * replica and the next tick, which read it before that write-back reached the store.
+ * writes back the last LAG ticks in order, and a value is never lost between a tick that read a
+ * replica and the next ticks, which read it before that write-back reached the store -- also when
+ * calls stay in flight (answered later than sent, as on Redis), so that later ticks go out first.
  */
 class TickPipelineTest {
   @TempDir
@@ -39,8 +40,41 @@ class TickPipelineTest {
     final List<List<byte[]>> callReads = new ArrayList<>();
     final List<List<byte[]>> loneWrites = new ArrayList<>();
 
+    /** Answers a call this long after it was sent (it takes effect when sent, in order); 0: at once. */
+    final long answerDelayNanos;
+    int sent;
+    /** Calls sent whose answers were not awaited yet, and the most there were at once. */
+    int outstanding;
+    int mostOutstanding;
+
     Recorder(KvStore delegate) {
+      this(delegate, 0);
+    }
+
+    Recorder(KvStore delegate, long answerDelayNanos) {
       super(delegate);
+      this.answerDelayNanos = answerDelayNanos;
+    }
+
+    @Override
+    public Pending sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+      if (answerDelayNanos == 0) {
+        return super.sendPutGet(putKeys, putValues, getKeys);
+      }
+      long sentAt = System.nanoTime();
+      List<byte[]> values;
+      synchronized (this) {
+        values = multiPutGet(putKeys, putValues, getKeys);
+        sent++;
+        mostOutstanding = Math.max(mostOutstanding, ++outstanding);
+      }
+      return () -> {
+        java.util.concurrent.locks.LockSupport.parkNanos(sentAt + answerDelayNanos - System.nanoTime());
+        synchronized (this) {
+          outstanding--;
+        }
+        return values;
+      };
     }
 
     KvStore inner() {
@@ -64,8 +98,21 @@ class TickPipelineTest {
   }
 
   @Test
-  void everyCall_writesBackTheTickTwoBefore_andCloseWritesBackTheLastTwo() throws Exception {
-    Recorder store = new Recorder(new MemoryStore());
+  void everyCall_writesBackTheTickLagBefore_andCloseWritesBackTheLast() throws Exception {
+    check(new Recorder(new MemoryStore()));
+  }
+
+  @Test
+  void callsInFlight_loseNothing() throws Exception {
+    // answers come 2 ms after their call: the clock sends the next ticks meanwhile
+    Recorder store = new Recorder(new MemoryStore(), TimeUnit.MILLISECONDS.toNanos(2));
+    check(store);
+    assertTrue(store.sent > 100, store.sent + " calls in flight");
+    // a tick went out before the answer of the one before it: calls overlap (at most LAG of them)
+    assertEquals(TickRunner.LAG, store.mostOutstanding, "most calls in flight at once");
+  }
+
+  private void check(Recorder store) throws Exception {
     Map<Integer, byte[]> model = new HashMap<>();
     try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("a")).capacity(50).valueSize(16)
         .keySize(16).seed(3).store(store).build())) {
@@ -95,12 +142,13 @@ class TickPipelineTest {
     int calls = store.callReads.size();
     assertTrue(calls > 100, calls + " calls");
     for (int i = 0; i < calls; i++) {
-      List<byte[]> expected = i < 2 ? List.of() : store.callReads.get(i - 2);
+      List<byte[]> expected = i < TickRunner.LAG ? List.of() : store.callReads.get(i - TickRunner.LAG);
       assertSameLabels(expected, store.callWrites.get(i), "call " + i);
     }
-    assertEquals(2, store.loneWrites.size(), "close writes back the two ticks still owed");
-    assertSameLabels(store.callReads.get(calls - 2), store.loneWrites.get(0), "close, first");
-    assertSameLabels(store.callReads.get(calls - 1), store.loneWrites.get(1), "close, second");
+    assertEquals(TickRunner.LAG, store.loneWrites.size(), "close writes back the ticks still owed");
+    for (int j = 0; j < TickRunner.LAG; j++) {
+      assertSameLabels(store.callReads.get(calls - TickRunner.LAG + j), store.loneWrites.get(j), "close, " + j);
+    }
     try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("a")).capacity(50).valueSize(16).keySize(16).createIfMissing(false)
         .store(((MemoryStore) store.inner()).reopen()).build())) {
       for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
