@@ -22,7 +22,8 @@ import io.pancakej.smoothing.TickServing.WriteBack;
  * Runs ticks as a pipeline. A tick is K batches of B accesses, each real with probability delta
  * (the queue head, or a simulated real access when the queue is empty) or fake (paper Fig. 2),
  * built exactly as the paper's batches are; sending K of them in one round trip is the grouping the
- * paper's proxy does. Tick k's one store call writes back tick k-{@value #LAG}'s accesses and reads
+ * paper's proxy does. Tick k's one store call writes back tick k-L's accesses (L, the lag: 2, or 4
+ * on a store that keeps calls in flight) and reads
  * tick k's (writes first): the call's content is fixed by the tick numbers, whatever the ticks
  * served. The emitter sends it and returns ({@link io.pancakej.store.KvStore#sendPutGet}: on Redis
  * the call stays in flight while the next ticks are sent); the serving thread ({@link TickServing})
@@ -30,7 +31,7 @@ import io.pancakej.smoothing.TickServing.WriteBack;
  * and the next ticks overlap instead of taking turns, and a tick can go out before the previous
  * one's answer is back.
  *
- * <p>A replica ticks k-{@value #LAG}+1 .. k-1 accessed was read by tick k before their write-backs
+ * <p>A replica ticks k-L+1 .. k-1 accessed was read by tick k before their write-backs
  * reached the store (they go out with the next ticks): serving tick k takes it from the newest of
  * those sealed write-backs instead, so every tick sees every earlier one. A tick's write-back is
  * computed only after the previous tick's, on one thread, and calls take effect in the order sent,
@@ -49,15 +50,19 @@ final class TickRunner implements Ticks {
   private final ExecutorService server;
   private volatile Thread serverThread;
   /**
-   * Tick k's call carries the write-backs of ticks up to k - LAG: tick k-LAG's serving (which seals
-   * it) has to end before tick k is sent, so up to LAG - 1 earlier ticks can be in flight then.
+   * Tick k's call carries the write-backs of ticks up to k - lag: tick k-lag's serving (which seals
+   * it) has to end before tick k is sent, so up to lag - 1 earlier ticks can be in flight then. On a
+   * store whose calls stay in flight (Redis) the tick rate is at most lag calls per round trip; a
+   * store in this process answers at once, so more lag would only hold write-backs longer.
    */
-  static final int LAG = 2;
-  /** Sealed write-backs not sent yet, in tick order (at most LAG). */
+  static final int EMBEDDED_LAG = 2;
+  static final int REMOTE_LAG = 4;
+  final int lag;
+  /** Sealed write-backs not sent yet, in tick order (at most lag). */
   private final ArrayDeque<Prepared> owed = new ArrayDeque<>();
-  /** The last LAG - 1 ticks' sealed write-backs, oldest first, read by the next ticks' serving. */
+  /** The last lag - 1 ticks' sealed write-backs, oldest first, read by the next ticks' serving. */
   private final ArrayDeque<Prepared> recent = new ArrayDeque<>();
-  /** Serving of the last ticks sent (at most LAG - 1 once a tick is sent), oldest first (the emitter's). */
+  /** Serving of the last ticks sent (at most lag - 1 once a tick is sent), oldest first (the emitter's). */
   private final ArrayDeque<CompletableFuture<Void>> inFlight = new ArrayDeque<>();
   /** The next tick's number. */
   private long nextTick;
@@ -68,6 +73,7 @@ final class TickRunner implements Ticks {
 
   TickRunner(Proxy proxy, ThreadFactory servingThread, ThreadFactory deliveryThread) {
     this.proxy = proxy;
+    this.lag = proxy.store.isEmbedded() ? EMBEDDED_LAG : REMOTE_LAG;
     this.serving = new TickServing(proxy, deliveryThread);
     this.server = Executors.newSingleThreadExecutor(r -> {
       Thread t = servingThread.newThread(r);
@@ -117,8 +123,8 @@ final class TickRunner implements Ticks {
 
   private CompletableFuture<Void> run(int batches) {
     finishIfDue();
-    while (inFlight.size() > LAG - 1) {
-      await(inFlight.pollFirst(), false); // tick k-LAG's write-back is sealed: this call carries it
+    while (inFlight.size() > lag - 1) {
+      await(inFlight.pollFirst(), false); // tick k-lag's write-back is sealed: this call carries it
     }
     long tick = nextTick++;
     Request[] served = null;
@@ -186,7 +192,7 @@ final class TickRunner implements Ticks {
       }
       Map<Integer, WriteBack> newer;
       synchronized (owed) {
-        newer = newerPlans(recent, tick);
+        newer = newerPlans(recent, tick, lag);
       }
       Owed read = serving.readAndServe(p, transition, replicas, labels, sealed, served, newer);
       serving.deliverAnswers(); // callers wake while the write-back is sealed: their next requests catch the next tick
@@ -194,7 +200,7 @@ final class TickRunner implements Ticks {
       synchronized (owed) {
         owed.addLast(mine);
         recent.addLast(mine);
-        while (recent.size() > LAG - 1) {
+        while (recent.size() > lag - 1) {
           recent.pollFirst();
         }
       }
@@ -213,17 +219,17 @@ final class TickRunner implements Ticks {
   }
 
   /**
-   * What the write-backs of ticks {@code tick - LAG + 1 .. tick - 1} among {@code sealed} (oldest
+   * What the write-backs of ticks {@code tick - lag + 1 .. tick - 1} among {@code sealed} (oldest
    * first) give each replica they write, the newest winning: tick {@code tick}'s call read those
    * replicas before these write-backs reached the store.
    */
-  private static Map<Integer, WriteBack> newerPlans(Iterable<Prepared> sealed, long tick) {
+  private static Map<Integer, WriteBack> newerPlans(Iterable<Prepared> sealed, long tick, int lag) {
     Map<Integer, WriteBack> newer = Map.of();
     boolean merged = false;
     for (Prepared w : sealed) {
-      if (w.tick() < tick && w.tick() > tick - LAG) {
+      if (w.tick() < tick && w.tick() > tick - lag) {
         if (newer.isEmpty()) {
-          newer = w.plan(); // one tick's plan (always so at LAG 2): read as it is
+          newer = w.plan(); // one tick's plan (always so at a lag of 2): read as it is
         } else {
           if (!merged) {
             newer = new HashMap<>(newer);
@@ -237,7 +243,7 @@ final class TickRunner implements Ticks {
   }
 
   /**
-   * Takes the write-backs tick {@code tick}'s call carries (those of ticks up to {@code tick - LAG}),
+   * Takes the write-backs tick {@code tick}'s call carries (those of ticks up to {@code tick - lag}),
    * first sealing every owed write-back again, in tick order, if the phase changed since it was
    * sealed (a plan change between two ticks).
    */
@@ -251,7 +257,7 @@ final class TickRunner implements Ticks {
         // a plan change waited for every tick's serving to end: the serving thread is idle
         List<Prepared> again = new ArrayList<>(owed.size());
         for (Prepared w : owed) {
-          Map<Integer, WriteBack> newer = newerPlans(again, w.tick());
+          Map<Integer, WriteBack> newer = newerPlans(again, w.tick(), lag);
           Owed o = newer.isEmpty() ? w.owed() : rebased(w.owed(), newer);
           again.add(serving.prepare(w.tick(), p, transition, o));
         }
@@ -269,8 +275,8 @@ final class TickRunner implements Ticks {
           recent.addLast(resealed);
         }
       }
-      List<Prepared> out = new ArrayList<>(LAG);
-      while (!owed.isEmpty() && owed.peekFirst().tick() <= tick - LAG) {
+      List<Prepared> out = new ArrayList<>(lag);
+      while (!owed.isEmpty() && owed.peekFirst().tick() <= tick - lag) {
         out.add(owed.pollFirst());
       }
       return out;
