@@ -14,28 +14,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
 
 import io.pancakej.smoothing.TickServing.Owed;
-import io.pancakej.store.KvStore;
 import io.pancakej.smoothing.TickServing.Prepared;
 import io.pancakej.smoothing.TickServing.WriteBack;
 
 /**
- * Runs ticks as a pipeline. A tick is K batches of B accesses, each real with probability delta
- * (the queue head, or a simulated real access when the queue is empty) or fake (paper Fig. 2),
- * built exactly as the paper's batches are; sending K of them in one round trip is the grouping the
- * paper's proxy does. Tick k's one store call writes back tick k-L's accesses (L, the lag: 2, or 4
- * on a store that keeps calls in flight) and reads
- * tick k's (writes first): the call's content is fixed by the tick numbers, whatever the ticks
- * served. The emitter sends it and returns ({@link io.pancakej.store.KvStore#sendPutGet}: on Redis
- * the call stays in flight while the next ticks are sent); the serving thread ({@link TickServing})
- * awaits its answer, opens it, serves the requests and seals tick k's write-back. So calls, crypto
- * and the next ticks overlap instead of taking turns, and a tick can go out before the previous
- * one's answer is back.
+ * Runs ticks as a two-stage pipeline. A tick is K batches of B accesses, each real with
+ * probability delta (the queue head, or a simulated real access when the queue is empty) or fake
+ * (paper Fig. 2), built exactly as the paper's batches are; sending K of them in one round trip is
+ * the grouping the paper's proxy does. Tick k's one store call writes back tick k-2's accesses and
+ * reads tick k's (writes first): the call's content is fixed by the tick numbers, whatever the
+ * ticks served. Its results then go to the serving thread ({@link TickServing}), which opens them,
+ * serves the requests and seals tick k's write-back while the next call is under way: the store
+ * call and the crypto overlap instead of taking turns.
  *
- * <p>A replica ticks k-L+1 .. k-1 accessed was read by tick k before their write-backs
- * reached the store (they go out with the next ticks): serving tick k takes it from the newest of
- * those sealed write-backs instead, so every tick sees every earlier one. A tick's write-back is
- * computed only after the previous tick's, on one thread, and calls take effect in the order sent,
- * so writes reach the store in the order they were decided.
+ * <p>A replica tick k-1 accessed was read by tick k before its write-back reached the store (that
+ * goes out with tick k+1): serving tick k takes it from tick k-1's sealed write-back instead, so
+ * every tick sees every earlier one. A tick's write-back is computed only after the previous
+ * tick's, on one thread, so writes reach the store in the order they were decided.
  *
  * <p>A tick holds the read side of the phase lock from its build to the end of its serving (the
  * stamp passes from the emitter to the serving thread), so a plan change happens between the
@@ -49,21 +44,13 @@ final class TickRunner implements Ticks {
   /** The serving thread: one tick's serving at a time, in tick order. */
   private final ExecutorService server;
   private volatile Thread serverThread;
-  /**
-   * Tick k's call carries the write-backs of ticks up to k - lag: tick k-lag's serving (which seals
-   * it) has to end before tick k is sent, so up to lag - 1 earlier ticks can be in flight then. On a
-   * store whose calls stay in flight (Redis) the tick rate is at most lag calls per round trip; a
-   * store in this process answers at once, so more lag would only hold write-backs longer.
-   */
-  static final int EMBEDDED_LAG = 2;
-  static final int REMOTE_LAG = 4;
-  final int lag;
-  /** Sealed write-backs not sent yet, in tick order (at most lag). */
+  /** Sealed write-backs not sent yet, in tick order (at most two). */
   private final ArrayDeque<Prepared> owed = new ArrayDeque<>();
-  /** The last lag - 1 ticks' sealed write-backs, oldest first, read by the next ticks' serving. */
-  private final ArrayDeque<Prepared> recent = new ArrayDeque<>();
-  /** Serving of the last ticks sent (at most lag - 1 once a tick is sent), oldest first (the emitter's). */
-  private final ArrayDeque<CompletableFuture<Void>> inFlight = new ArrayDeque<>();
+  /** The last tick's sealed write-back, read by the next tick's serving (serving thread only). */
+  private Prepared lastPrepared;
+  /** Serving of the last tick sent, and of the one before it. */
+  private CompletableFuture<Void> previous = CompletableFuture.completedFuture(null);
+  private CompletableFuture<Void> beforePrevious = previous;
   /** The next tick's number. */
   private long nextTick;
   /** Nanoseconds the serving thread spent on ticks (written by it alone). */
@@ -73,7 +60,6 @@ final class TickRunner implements Ticks {
 
   TickRunner(Proxy proxy, ThreadFactory servingThread, ThreadFactory deliveryThread) {
     this.proxy = proxy;
-    this.lag = proxy.store.isEmbedded() ? EMBEDDED_LAG : REMOTE_LAG;
     this.serving = new TickServing(proxy, deliveryThread);
     this.server = Executors.newSingleThreadExecutor(r -> {
       Thread t = servingThread.newThread(r);
@@ -123,9 +109,7 @@ final class TickRunner implements Ticks {
 
   private CompletableFuture<Void> run(int batches) {
     finishIfDue();
-    while (inFlight.size() > lag - 1) {
-      await(inFlight.pollFirst(), false); // tick k-lag's write-back is sealed: this call carries it
-    }
+    await(beforePrevious, false); // tick k-2's write-back is sealed: this call carries it
     long tick = nextTick++;
     Request[] served = null;
     boolean handedOver = false;
@@ -159,12 +143,13 @@ final class TickRunner implements Ticks {
         writeLabels.addAll(w.owed().labels());
         writeValues.addAll(w.values());
       }
-      KvStore.Pending call = proxy.store.sendPutGet(writeLabels, writeValues, labels);
+      List<byte[]> sealed = proxy.store.multiPutGet(writeLabels, writeValues, labels);
       Request[] dequeued = served;
       CompletableFuture<Void> serve = CompletableFuture.runAsync(
-          () -> serve(tick, stamp, p, transition, out, replicas, labels, call, dequeued), server);
+          () -> serve(tick, stamp, p, transition, out, replicas, labels, sealed, dequeued), server);
       handedOver = true;
-      inFlight.addLast(serve);
+      beforePrevious = previous;
+      previous = serve;
       return serve;
     } catch (Throwable e) {
       TickServing.fail(served, e); // a request dequeued by a failed tick never hangs
@@ -176,34 +161,23 @@ final class TickRunner implements Ticks {
     }
   }
 
-  /**
-   * The serving of tick {@code tick} (serving thread): await its call's answer, record what the call
-   * wrote, serve, seal.
-   */
+  /** The serving of tick {@code tick} (serving thread): record what its call wrote, serve, seal. */
   private void serve(long tick, long stamp, Phase p, Transition transition, List<Prepared> written, int[] replicas,
-      List<byte[]> labels, KvStore.Pending call, Request[] served) {
+      List<byte[]> labels, List<byte[]> sealed, Request[] served) {
     boolean lastSwap = false;
-    long start = 0;
+    long start = proxy.clock.nanoTime();
     try {
-      List<byte[]> sealed = call.await();
-      start = proxy.clock.nanoTime(); // the serving thread's load: its work, not the wait for the store
       for (Prepared w : written) {
         lastSwap |= serving.record(p, transition, w.plan());
       }
-      Map<Integer, WriteBack> newer;
-      synchronized (owed) {
-        newer = newerPlans(recent, tick, lag);
-      }
+      Prepared newer = lastPrepared != null && lastPrepared.tick() == tick - 1 ? lastPrepared : null;
       Owed read = serving.readAndServe(p, transition, replicas, labels, sealed, served, newer);
       serving.deliverAnswers(); // callers wake while the write-back is sealed: their next requests catch the next tick
       Prepared mine = serving.prepare(tick, p, transition, read);
       synchronized (owed) {
         owed.addLast(mine);
-        recent.addLast(mine);
-        while (recent.size() > lag - 1) {
-          recent.pollFirst();
-        }
       }
+      lastPrepared = mine;
     } catch (Throwable e) {
       serving.dropAnswers();
       TickServing.fail(served, e);
@@ -219,31 +193,7 @@ final class TickRunner implements Ticks {
   }
 
   /**
-   * What the write-backs of ticks {@code tick - lag + 1 .. tick - 1} among {@code sealed} (oldest
-   * first) give each replica they write, the newest winning: tick {@code tick}'s call read those
-   * replicas before these write-backs reached the store.
-   */
-  private static Map<Integer, WriteBack> newerPlans(Iterable<Prepared> sealed, long tick, int lag) {
-    Map<Integer, WriteBack> newer = Map.of();
-    boolean merged = false;
-    for (Prepared w : sealed) {
-      if (w.tick() < tick && w.tick() > tick - lag) {
-        if (newer.isEmpty()) {
-          newer = w.plan(); // one tick's plan (always so at a lag of 2): read as it is
-        } else {
-          if (!merged) {
-            newer = new HashMap<>(newer);
-            merged = true;
-          }
-          newer.putAll(w.plan());
-        }
-      }
-    }
-    return newer;
-  }
-
-  /**
-   * Takes the write-backs tick {@code tick}'s call carries (those of ticks up to {@code tick - lag}),
+   * Takes the write-backs tick {@code tick}'s call carries (those of ticks up to {@code tick - 2}),
    * first sealing every owed write-back again, in tick order, if the phase changed since it was
    * sealed (a plan change between two ticks).
    */
@@ -256,27 +206,20 @@ final class TickRunner implements Ticks {
       if (stale) {
         // a plan change waited for every tick's serving to end: the serving thread is idle
         List<Prepared> again = new ArrayList<>(owed.size());
+        Prepared before = null;
         for (Prepared w : owed) {
-          Map<Integer, WriteBack> newer = newerPlans(again, w.tick(), lag);
-          Owed o = newer.isEmpty() ? w.owed() : rebased(w.owed(), newer);
-          again.add(serving.prepare(w.tick(), p, transition, o));
+          Owed o = before != null && before.tick() == w.tick() - 1 ? rebased(w.owed(), before) : w.owed();
+          before = serving.prepare(w.tick(), p, transition, o);
+          again.add(before);
         }
         owed.clear();
         owed.addAll(again);
-        List<Prepared> kept = new ArrayList<>(recent);
-        recent.clear();
-        for (Prepared w : kept) {
-          Prepared resealed = w;
-          for (Prepared a : again) {
-            if (a.tick() == w.tick()) {
-              resealed = a;
-            }
-          }
-          recent.addLast(resealed);
+        if (lastPrepared != null && before != null && lastPrepared.tick() == before.tick()) {
+          lastPrepared = before;
         }
       }
-      List<Prepared> out = new ArrayList<>(lag);
-      while (!owed.isEmpty() && owed.peekFirst().tick() <= tick - lag) {
+      List<Prepared> out = new ArrayList<>(2);
+      while (!owed.isEmpty() && owed.peekFirst().tick() <= tick - 2) {
         out.add(owed.pollFirst());
       }
       return out;
@@ -284,14 +227,14 @@ final class TickRunner implements Ticks {
   }
 
   /**
-   * What tick {@code o} read, with the replicas the ticks just before it write taken from their
-   * write-backs as sealed again ({@code newer}): they were served from them.
+   * What tick {@code o} read, with the replicas {@code before} (the tick just before it) writes
+   * taken from its write-back as sealed again: they were served from it.
    */
-  private Owed rebased(Owed o, Map<Integer, WriteBack> newer) {
+  private Owed rebased(Owed o, Prepared before) {
     Map<Integer, ReplicaCodec.View> views = new HashMap<>(o.views());
     for (int i = 0; i < o.replicas().length; i++) {
       int r = o.replicas()[i];
-      WriteBack w = newer.get(r);
+      WriteBack w = before.plan().get(r);
       if (w != null) {
         try {
           views.put(r, serving.opener().writtenView(o.labels().get(i), w));
@@ -305,9 +248,7 @@ final class TickRunner implements Ticks {
 
   /** Sends every write-back owed, alone and in order (at close, and before a plan's swaps finish at open). */
   synchronized void flush() {
-    while (!inFlight.isEmpty()) {
-      await(inFlight.pollFirst(), false); // every tick's serving ended: nothing more gets owed
-    }
+    await(previous, false); // every tick's serving ended: nothing more gets owed
     long stamp = proxy.phaseLock.readLock();
     try {
       Phase p = proxy.phase;

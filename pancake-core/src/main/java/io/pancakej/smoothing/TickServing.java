@@ -69,13 +69,14 @@ final class TickServing {
   }
 
   /**
-   * Opens what a tick read and serves the requests it dequeued. A replica that {@code written} (the
-   * newest of the earlier ticks' write-backs this tick's call did not see) writes is taken from it:
-   * the store still held the ciphertext before it. Each other distinct replica is decrypted once; one
+   * Opens what a tick read and serves the requests it dequeued. A replica that {@code newer} (the
+   * previous tick's write-back, which this tick's call did not carry) writes is taken from it: the
+   * store still held the ciphertext before it. Each other distinct replica is decrypted once; one
    * that fails authentication fails only its own key's requests, and the rest of the tick goes on.
    */
   Owed readAndServe(Phase p, Transition transition, int[] replicas, List<byte[]> labels, List<byte[]> sealed,
-      Request[] served, Map<Integer, WriteBack> written) {
+      Request[] served, Prepared newer) {
+    Map<Integer, WriteBack> written = newer == null ? Map.of() : newer.plan();
     Map<Integer, ReplicaCodec.View> views = new HashMap<>();
     Map<Integer, IntegrityException> damaged = null; // made only when a replica fails (rare)
     Object[] opened = opener.decryptAll(replicas, labels, sealed, written);

@@ -100,18 +100,7 @@ public final class CountingStore extends ForwardingStore {
 
   @Override
   public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-    return counted(putKeys, putValues, getKeys, delegate().multiPutGet(putKeys, putValues, getKeys));
-  }
-
-  /** Counted when its answer is awaited (the values read are known then); the delegate's call stays in flight. */
-  @Override
-  public Pending sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-    Pending sent = delegate().sendPutGet(putKeys, putValues, getKeys);
-    return () -> counted(putKeys, putValues, getKeys, sent.await());
-  }
-
-  private List<byte[]> counted(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys,
-      List<byte[]> values) {
+    List<byte[]> values = delegate().multiPutGet(putKeys, putValues, getKeys);
     if (!putKeys.isEmpty() || !getKeys.isEmpty()) {
       roundTrips.increment();
       keysWritten.add(putKeys.size());

@@ -18,11 +18,6 @@ import java.util.Optional;
  * them through this store's own {@link #multiGet} and {@link #multiPut} (Guava's
  * {@code standardXxx} idiom).
  *
- * <p>{@link #sendPutGet} is the exception: it is not forwarded but goes through this store's own
- * {@link #multiPutGet} (the call is then made at once, never left in flight), so a decorator that
- * observes {@code multiPutGet} sees it. A decorator that keeps the delegate's calls in flight
- * overrides it (as {@link TracingStore} and {@link CountingStore} do).
- *
  * <p>Thread-safe when the delegate is; {@link #close()} closes the delegate (idempotent when the
  * delegate's close is).
  */
@@ -52,17 +47,6 @@ public abstract class ForwardingStore implements KvStore {
   @Override
   public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
     return delegate.multiPutGet(putKeys, putValues, getKeys);
-  }
-
-  /**
-   * Not forwarded as such: made at once through this store's own {@link #multiPutGet}, so a
-   * decorator that observes {@code multiPutGet} sees it. A decorator that keeps the delegate's calls
-   * in flight overrides this.
-   */
-  @Override
-  public Pending sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-    List<byte[]> values = multiPutGet(putKeys, putValues, getKeys);
-    return () -> values;
   }
 
   @Override

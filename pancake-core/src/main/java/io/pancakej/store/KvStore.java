@@ -32,28 +32,6 @@ public interface KvStore extends AutoCloseable {
     return multiGet(getKeys);
   }
 
-  /** A put-and-get call that has been sent: {@link #await()} gives what it read. */
-  interface Pending {
-    /**
-     * Waits for the call's answer and returns the values read, one per key asked for ({@code null}
-     * where absent); raises the call's failure as {@link io.pancakej.StoreException}. Called once,
-     * and for the calls of one store in the order they were sent.
-     */
-    List<byte[]> await();
-  }
-
-  /**
-   * Sends {@link #multiPutGet} without waiting for its answer, so that several calls can be in
-   * flight: the calls of one store take effect in the order sent (a call's reads see every earlier
-   * call's writes), and their answers are awaited in that order. A store that can do so on one
-   * ordered connection (Redis) returns as soon as the call is written; the default makes the call
-   * now and returns its answer (a failure is raised here then).
-   */
-  default Pending sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-    List<byte[]> values = multiPutGet(putKeys, putValues, getKeys);
-    return () -> values;
-  }
-
   /**
    * True if the store runs inside this process (RocksDB, memory): calls cost CPU here rather than
    * a round trip, so grouping them gains nothing. The default is false.

@@ -10,8 +10,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.pancakej.ConfigException;
 import io.pancakej.StoreException;
 import io.pancakej.config.PropertyReader;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPoolConfig;
@@ -39,8 +37,6 @@ public final class RedisStore implements KvStore {
   public static final int DEFAULT_DB = 0;
 
   private final JedisPool pool;
-  /** The connection put-and-get calls stay in flight on ({@link #sendPutGet}). */
-  private final RedisPipe pipe;
   private final String description;
   private final AtomicBoolean open = new AtomicBoolean(true);
 
@@ -53,8 +49,6 @@ public final class RedisStore implements KvStore {
     config.setJmxEnabled(false);
     this.pool = new JedisPool(config, host, port, timeoutMs, password, db);
     this.description = "redis:" + host + ":" + port + "/" + db;
-    this.pipe = new RedisPipe(new HostAndPort(host, port), DefaultJedisClientConfig.builder().password(password)
-        .database(db).connectionTimeoutMillis(timeoutMs).socketTimeoutMillis(timeoutMs).build(), description);
   }
 
   /** Opens from {@code redis.host}, {@code redis.port}, {@code redis.password}, {@code redis.db}, {@code redis.timeout}. */
@@ -177,20 +171,6 @@ public final class RedisStore implements KvStore {
     }
   }
 
-  /**
-   * {@code MSET} and {@code MGET} written on one dedicated connection without waiting: the answer is
-   * read when awaited, so several calls can be in flight, and Redis runs them in the order sent.
-   */
-  @Override
-  public Pending sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-    checkOpen();
-    Stores.checkSameSize(putKeys, putValues);
-    if (putKeys.isEmpty() && getKeys.isEmpty()) {
-      return ArrayList::new;
-    }
-    return pipe.send(putKeys, putValues, getKeys);
-  }
-
   @Override
   public void multiDelete(List<byte[]> keys) {
     checkOpen();
@@ -269,7 +249,6 @@ public final class RedisStore implements KvStore {
   public void close() {
     if (open.compareAndSet(true, false)) {
       try {
-        pipe.close();
         pool.close();
       } catch (JedisException e) {
         throw failure("closing the Redis pool for " + description + " failed", e);

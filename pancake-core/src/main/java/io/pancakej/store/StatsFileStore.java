@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.pancakej.StoreException;
@@ -29,12 +28,6 @@ final class StatsFileStore extends ForwardingStore {
     super(counting);
     this.counting = counting;
     this.file = file.toAbsolutePath();
-  }
-
-  /** Forwarded: the counting store below counts the call and keeps it in flight. */
-  @Override
-  public Pending sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-    return delegate().sendPutGet(putKeys, putValues, getKeys);
   }
 
   @Override

@@ -74,22 +74,7 @@ public final class TracingStore extends ForwardingStore {
   @Override
   public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
     long at = System.nanoTime() - startNanos;
-    return traced(putKeys, putValues, getKeys, delegate().multiPutGet(putKeys, putValues, getKeys), at);
-  }
-
-  /**
-   * Stamped when sent; its lines are written when its answer is awaited (they carry the lengths
-   * read), in send order, while the delegate's call stays in flight.
-   */
-  @Override
-  public Pending sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-    long at = System.nanoTime() - startNanos;
-    Pending sent = delegate().sendPutGet(putKeys, putValues, getKeys);
-    return () -> traced(putKeys, putValues, getKeys, sent.await(), at);
-  }
-
-  private List<byte[]> traced(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys,
-      List<byte[]> values, long at) {
+    List<byte[]> values = delegate().multiPutGet(putKeys, putValues, getKeys);
     StringBuilder sb = new StringBuilder((putKeys.size() + getKeys.size()) * 64);
     for (int i = 0; i < putKeys.size(); i++) {
       line(sb, 'W', putKeys.get(i), putValues.get(i).length, at);

@@ -24,11 +24,10 @@ import io.pancakej.store.KvStore;
 import io.pancakej.store.MemoryStore;
 
 /**
- * The tick pipeline as the store sees it: tick k's call writes back exactly what tick k-lag read
+ * The tick pipeline as the store sees it: tick k's call writes back exactly what tick k-2 read
  * (whatever the ticks served, and whether they ran on the clock or on a caller's thread), close
- * writes back the last lag ticks in order, and a value is never lost between a tick that read a
- * replica and the next ticks, which read it before that write-back reached the store -- also when
- * calls stay in flight (answered later than sent, as on Redis), so that later ticks go out first.
+ * writes back the last two ticks in order, and a value is never lost between a tick that read a
+ * replica and the next tick, which read it before that write-back reached the store.
  */
 class TickPipelineTest {
   @TempDir
@@ -40,47 +39,8 @@ class TickPipelineTest {
     final List<List<byte[]>> callReads = new ArrayList<>();
     final List<List<byte[]>> loneWrites = new ArrayList<>();
 
-    /** Answers a call this long after it was sent (it takes effect when sent, in order); 0: at once. */
-    final long answerDelayNanos;
-    int sent;
-    /** Calls sent whose answers were not awaited yet, and the most there were at once. */
-    int outstanding;
-    int mostOutstanding;
-
     Recorder(KvStore delegate) {
-      this(delegate, 0);
-    }
-
-    Recorder(KvStore delegate, long answerDelayNanos) {
       super(delegate);
-      this.answerDelayNanos = answerDelayNanos;
-    }
-
-    /** A store whose answers come later stands for a remote one (the runner keeps more calls in flight). */
-    @Override
-    public boolean isEmbedded() {
-      return answerDelayNanos == 0 && super.isEmbedded();
-    }
-
-    @Override
-    public Pending sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-      if (answerDelayNanos == 0) {
-        return super.sendPutGet(putKeys, putValues, getKeys);
-      }
-      long sentAt = System.nanoTime();
-      List<byte[]> values;
-      synchronized (this) {
-        values = multiPutGet(putKeys, putValues, getKeys);
-        sent++;
-        mostOutstanding = Math.max(mostOutstanding, ++outstanding);
-      }
-      return () -> {
-        java.util.concurrent.locks.LockSupport.parkNanos(sentAt + answerDelayNanos - System.nanoTime());
-        synchronized (this) {
-          outstanding--;
-        }
-        return values;
-      };
     }
 
     KvStore inner() {
@@ -104,21 +64,8 @@ class TickPipelineTest {
   }
 
   @Test
-  void everyCall_writesBackTheTickLagBefore_andCloseWritesBackTheLast() throws Exception {
-    check(new Recorder(new MemoryStore()));
-  }
-
-  @Test
-  void callsInFlight_loseNothing() throws Exception {
-    // answers come 2 ms after their call: the clock sends the next ticks meanwhile
-    Recorder store = new Recorder(new MemoryStore(), TimeUnit.MILLISECONDS.toNanos(2));
-    check(store);
-    assertTrue(store.sent > 100, store.sent + " calls in flight");
-    // a tick went out before the answer of the one before it: calls overlap (at most lag of them)
-    assertEquals(TickRunner.REMOTE_LAG, store.mostOutstanding, "most calls in flight at once");
-  }
-
-  private void check(Recorder store) throws Exception {
+  void everyCall_writesBackTheTickTwoBefore_andCloseWritesBackTheLastTwo() throws Exception {
+    Recorder store = new Recorder(new MemoryStore());
     Map<Integer, byte[]> model = new HashMap<>();
     try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("a")).capacity(50).valueSize(16)
         .keySize(16).seed(3).store(store).build())) {
@@ -146,16 +93,14 @@ class TickPipelineTest {
       }
     }
     int calls = store.callReads.size();
-    int lag = store.isEmbedded() ? TickRunner.EMBEDDED_LAG : TickRunner.REMOTE_LAG;
     assertTrue(calls > 100, calls + " calls");
     for (int i = 0; i < calls; i++) {
-      List<byte[]> expected = i < lag ? List.of() : store.callReads.get(i - lag);
+      List<byte[]> expected = i < 2 ? List.of() : store.callReads.get(i - 2);
       assertSameLabels(expected, store.callWrites.get(i), "call " + i);
     }
-    assertEquals(lag, store.loneWrites.size(), "close writes back the ticks still owed");
-    for (int j = 0; j < lag; j++) {
-      assertSameLabels(store.callReads.get(calls - lag + j), store.loneWrites.get(j), "close, " + j);
-    }
+    assertEquals(2, store.loneWrites.size(), "close writes back the two ticks still owed");
+    assertSameLabels(store.callReads.get(calls - 2), store.loneWrites.get(0), "close, first");
+    assertSameLabels(store.callReads.get(calls - 1), store.loneWrites.get(1), "close, second");
     try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("a")).capacity(50).valueSize(16).keySize(16).createIfMissing(false)
         .store(((MemoryStore) store.inner()).reopen()).build())) {
       for (Map.Entry<Integer, byte[]> e : model.entrySet()) {

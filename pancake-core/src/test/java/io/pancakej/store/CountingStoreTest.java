@@ -110,15 +110,4 @@ class CountingStoreTest {
     store.close();
     assertThrows(StoreException.class, () -> memory.get(new byte[1]));
   }
-
-  @Test
-  void aCallInFlight_isCountedOnceWhenAwaited() {
-    CountingStore store = new CountingStore(new MemoryStore());
-    KvStore.Pending call = store.sendPutGet(List.of(new byte[] {1}), List.of(new byte[] {2, 3}), List.of(new byte[] {1}));
-    call.await();
-    CountingStore.Counts c = store.snapshot();
-    assertEquals(1, c.roundTrips());
-    assertEquals(1, c.keysWritten());
-    assertEquals(1, c.keysRead());
-  }
 }

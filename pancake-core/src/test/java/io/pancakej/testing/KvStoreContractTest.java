@@ -117,27 +117,6 @@ public abstract class KvStoreContractTest {
   }
 
   @Test
-  void sendPutGet_callsInFlight_takeEffectInTheOrderSent() {
-    store.put(bytes("a"), bytes("0"));
-    KvStore.Pending first = store.sendPutGet(List.of(bytes("a")), List.of(bytes("1")), List.of(bytes("a")));
-    KvStore.Pending second = store.sendPutGet(List.of(bytes("a"), bytes("b")), List.of(bytes("2"), bytes("x")),
-        List.of(bytes("a"), bytes("b"), bytes("absent")));
-    KvStore.Pending readOnly = store.sendPutGet(List.of(), List.of(), List.of(bytes("a")));
-    KvStore.Pending writeOnly = store.sendPutGet(List.of(bytes("c")), List.of(bytes("3")), List.of());
-    KvStore.Pending nothing = store.sendPutGet(List.of(), List.of(), List.of());
-    assertArrayEquals(bytes("1"), first.await().get(0));
-    List<byte[]> got = second.await();
-    assertEquals(3, got.size());
-    assertArrayEquals(bytes("2"), got.get(0));
-    assertArrayEquals(bytes("x"), got.get(1));
-    assertNull(got.get(2));
-    assertArrayEquals(bytes("2"), readOnly.await().get(0));
-    assertTrue(writeOnly.await().isEmpty());
-    assertTrue(nothing.await().isEmpty());
-    assertArrayEquals(bytes("3"), store.get(bytes("c")));
-  }
-
-  @Test
   void multiPut_overwritesEarlierValues() {
     store.put(bytes("k"), bytes("old"));
     store.multiPut(List.of(bytes("k")), List.of(bytes("new")));
