@@ -1,6 +1,7 @@
 package io.pancakej.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -38,7 +39,7 @@ class BenchJvmArgsTest {
     assertEquals("Unrecognized VM option 'NoSuchOption'", Bench.jvmStartFailure(List.of(
         "NOTE: Picked up JDK_JAVA_OPTIONS: -XX:NoSuchOption", "Unrecognized VM option 'NoSuchOption'",
         "Error: Could not create the Java Virtual Machine.", "Error: A fatal exception has occurred. Program will exit.")));
-    assertEquals(null, Bench.jvmStartFailure(List.of("Exception in thread \"main\" java.lang.IllegalStateException: x")));
+    assertNull(Bench.jvmStartFailure(List.of("Exception in thread \"main\" java.lang.IllegalStateException: x")));
   }
 
   @Test
