@@ -25,7 +25,7 @@ import io.pancakej.store.Stores;
  * {@link Stores#open}. Prints one line per round (the first round warms up).
  */
 public final class StoreLoop {
-  private static final int VALUE_BYTES = 1228;
+  static final int VALUE_BYTES = 1228;
 
   private StoreLoop() {}
 
@@ -56,15 +56,7 @@ public final class StoreLoop {
     byte[] value = new byte[VALUE_BYTES];
     double rate = 0;
     try (KvStore store = Stores.open(p)) {
-      for (int from = 0; from < keyCount; from += 1000) {
-        List<byte[]> keys = new ArrayList<>();
-        List<byte[]> values = new ArrayList<>();
-        for (int k = from; k < Math.min(keyCount, from + 1000); k++) {
-          keys.add(key(k));
-          values.add(value);
-        }
-        store.multiPut(keys, values);
-      }
+      load(store, keyCount);
       String pattern = batch == 0 ? "1 get" : batch + " gets + " + batch + " puts";
       for (int round = 0; round < 3; round++) {
         AtomicLong done = new AtomicLong();
@@ -102,7 +94,21 @@ public final class StoreLoop {
     return rate;
   }
 
-  private static byte[] key(int k) {
+  /** Writes {@code keyCount} keys of 1.2 KB ({@code key0, key1, ...}) into {@code store}. */
+  public static void load(KvStore store, int keyCount) {
+    byte[] value = new byte[VALUE_BYTES];
+    for (int from = 0; from < keyCount; from += 1000) {
+      List<byte[]> keys = new ArrayList<>();
+      List<byte[]> values = new ArrayList<>();
+      for (int k = from; k < Math.min(keyCount, from + 1000); k++) {
+        keys.add(key(k));
+        values.add(value);
+      }
+      store.multiPut(keys, values);
+    }
+  }
+
+  static byte[] key(int k) {
     return ("key" + k).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   }
 }

@@ -28,9 +28,37 @@ class StoreBoundTest {
     assertTrue(r.err().contains("store-bound: pancake pattern, 400 keys, 2 threads..."), "progress\n" + r);
   }
 
+  /**
+   * The clocked skeleton serves no more than its ticks' real slots allow and sends no more ticks than
+   * asked: at 200 ticks/s of one batch (at most 600 slots a second, half of them real on average),
+   * two callers get well under 600 requests/s whatever the store's speed.
+   */
+  @Test
+  void clocked_isCappedByItsTicks(@TempDir Path dir) {
+    Cli.Run r = Cli.run("store-bound", "--clocked", "--records", "200", "--requests", "200", "--threads", "2",
+        "--tick-rates", "200,1600", "--tick-batches", "1", "--work", dir.toString());
+    assertEquals(0, r.exitCode(), r.toString());
+    Matcher row = Pattern.compile("(?m)^ +(\\d+) +(\\d+) +(\\d+) +(\\d+) +(\\d+) +(\\d+\\.\\d\\d)$").matcher(r.out());
+    double[] served = new double[2];
+    for (int i = 0; i < 2; i++) {
+      assertTrue(row.find(), r.toString());
+      double asked = Double.parseDouble(row.group(1));
+      double sent = Double.parseDouble(row.group(3));
+      served[i] = Double.parseDouble(row.group(4));
+      assertTrue(sent <= asked * 1.05 + 5, "ticks sent " + sent + " of " + asked + "\n" + r);
+      assertTrue(served[i] <= 3 * sent + 5, "requests/s " + served[i] + " from " + sent + " one-batch ticks/s\n" + r);
+    }
+    assertTrue(served[0] < 600, "200 one-batch ticks/s serve at most 600 requests/s\n" + r);
+    assertTrue(served[1] > served[0], "eight times the ticks serve more\n" + r);
+    assertTrue(r.err().contains("store-bound: clocked, 1600 ticks/s of 1 batches..."), "progress\n" + r);
+  }
+
   @Test
   void badArguments_exitTwo() {
     assertEquals(2, Cli.run("store-bound", "--store", "cassandra").exitCode());
     assertEquals(2, Cli.run("store-bound", "--records", "0").exitCode());
+    assertEquals(2, Cli.run("store-bound", "--clocked", "--tick-rates", "0").exitCode());
+    assertEquals(2, Cli.run("store-bound", "--clocked", "--tick-batches", "2,0").exitCode());
+    assertEquals(2, Cli.run("store-bound", "--clocked", "--threads", "8", "--requests", "4").exitCode());
   }
 }
