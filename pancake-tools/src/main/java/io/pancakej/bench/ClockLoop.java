@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 import io.pancakej.store.KvStore;
@@ -61,8 +62,21 @@ public final class ClockLoop {
     AtomicLong waited = new AtomicLong();
     AtomicLong ticks = new AtomicLong();
     AtomicBoolean running = new AtomicBoolean(true);
-    Thread emitter = new Thread(() -> emit(store, queue, keyCount, ticksPerSecond, batches, ticks, running),
-        "clock-loop-emitter");
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    Thread emitter = new Thread(() -> {
+      try {
+        emit(store, queue, keyCount, ticksPerSecond, batches, ticks, running);
+      } catch (RuntimeException e) { // the store failed: fail every request until the callers have stopped
+        failure.set(e);
+        while (running.get()) {
+          CompletableFuture<Void> r;
+          while ((r = queue.poll()) != null) {
+            r.completeExceptionally(e);
+          }
+          LockSupport.parkNanos(1_000_000);
+        }
+      }
+    }, "clock-loop-emitter");
     List<Thread> threads = new ArrayList<>();
     long start = System.nanoTime();
     emitter.start();
@@ -72,8 +86,11 @@ public final class ClockLoop {
           long t0 = System.nanoTime();
           CompletableFuture<Void> answer = new CompletableFuture<>();
           queue.add(answer);
-          answer.join();
-          waited.addAndGet(System.nanoTime() - t0);
+          if (answer.handle((v, e) -> e == null).join()) {
+            waited.addAndGet(System.nanoTime() - t0);
+          } else {
+            return; // the store failed (reported below)
+          }
         }
       });
       caller.start();
@@ -85,6 +102,9 @@ public final class ClockLoop {
     double seconds = (System.nanoTime() - start) / 1e9;
     running.set(false);
     emitter.join();
+    if (failure.get() != null) {
+      throw new IllegalStateException("a tick's store call failed: " + failure.get().getMessage(), failure.get());
+    }
     long done = (long) perCaller * callers;
     return new Result(done / seconds, waited.get() / 1e3 / done, ticks.get() / seconds);
   }
