@@ -2,6 +2,7 @@ package io.pancakej.bench;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -135,11 +136,7 @@ public final class ClockLoop {
         }
         labels.add(StoreLoop.key(rnd.nextInt(keyCount)));
       }
-      List<byte[]> values = new ArrayList<>(owed.size());
-      for (int i = 0; i < owed.size(); i++) {
-        values.add(value);
-      }
-      store.multiPutGet(owed, values, labels);
+      store.multiPutGet(owed, Collections.nCopies(owed.size(), value), labels);
       owed = labels;
       ticks.incrementAndGet();
       served.forEach(f -> f.complete(null));

@@ -66,6 +66,10 @@ final class StoreBound implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "--records, --threads and --requests take positive whole numbers");
     }
+    CommandLine.ParseResult given = spec.commandLine().getParseResult();
+    if (!clocked && (given.hasMatchedOption("--tick-rates") || given.hasMatchedOption("--tick-batches"))) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--tick-rates and --tick-batches need --clocked");
+    }
     if (clocked && requests < threads) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--clocked needs --requests of at least --threads");
     }

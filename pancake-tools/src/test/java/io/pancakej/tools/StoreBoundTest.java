@@ -60,5 +60,8 @@ class StoreBoundTest {
     assertEquals(2, Cli.run("store-bound", "--clocked", "--tick-rates", "0").exitCode());
     assertEquals(2, Cli.run("store-bound", "--clocked", "--tick-batches", "2,0").exitCode());
     assertEquals(2, Cli.run("store-bound", "--clocked", "--threads", "8", "--requests", "4").exitCode());
+    Cli.Run withoutClocked = Cli.run("store-bound", "--tick-rates", "3200");
+    assertEquals(2, withoutClocked.exitCode());
+    assertTrue(withoutClocked.err().contains("--tick-rates and --tick-batches need --clocked"), withoutClocked.toString());
   }
 }
