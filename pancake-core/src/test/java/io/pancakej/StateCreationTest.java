@@ -258,7 +258,7 @@ class StateCreationTest {
 
     StateException e = assertThrows(StateException.class, () -> PancakeClient.open(
         PancakeConfig.builder().stateDir(state).capacity(400).store(RocksDbStore.open(store, 8)).build()));
-    assertMentions(e, "no canary", "did not finish", "one proxy per store", "delete the RocksDB directory");
+    assertMentions(e, "not the last one", "did not finish", "one proxy per store", "delete the RocksDB directory");
   }
 
   // ------------------------------------------------------------------ Redis

@@ -17,8 +17,8 @@ import io.pancakej.store.KvStore;
 
 /**
  * Creates a new state (paper Init): key slots in a random order, a first replica plan from the
- * declared distribution (or uniform), and 2n sealed replicas plus the canary written to an empty
- * store, then the first checkpoint.
+ * declared distribution (or uniform), and 2n sealed replicas written to an empty store in slot
+ * order (no other label: reopening checks replicas), then the first checkpoint.
  */
 final class NewState {
   private static final System.Logger LOG = System.getLogger("io.pancakej");
@@ -129,7 +129,5 @@ final class NewState {
         }
       }
     }
-    byte[] canary = proxy.canaryLabel();
-    proxy.store.put(canary, proxy.aead.encrypt(proxy.stateId, canary));
   }
 }

@@ -42,7 +42,7 @@ final class Proxy implements Engine {
   final StateDirectory stateDir;
   final MasterKey masterKey;
   private final Labels labels;
-  /** Seals replicas and the canary: AES-256-GCM under counted key epochs (where they resume: {@code valueAead}). */
+  /** Seals replicas: AES-256-GCM under counted key epochs (where they resume: {@code valueAead}). */
   final EpochAead aead;
   final ReplicaCodec codec;
   final KeyTable keys;
@@ -227,10 +227,6 @@ final class Proxy implements Engine {
     return labels.replica(replicaSlot);
   }
 
-  /** The store label of the canary. */
-  byte[] canaryLabel() {
-    return labels.canary();
-  }
 
   /** False once {@link #close} began. */
   boolean isOpen() {

@@ -140,10 +140,11 @@ final class ProxyOpener {
   }
 
   /**
-   * Creating a state writes 2n replicas and a canary over whatever the store holds, so a store
-   * that holds anything is refused, never overwritten: it may be this state's own data after its
-   * state file was lost (a restored state file reads it again), or another proxy's store (one
-   * proxy per store). Where the key is known, the canary and the first replica label say which.
+   * Creating a state writes 2n replicas over whatever the store holds, so a store that holds
+   * anything is refused, never overwritten: it may be this state's own data after its state file
+   * was lost (a restored state file reads it again), or another proxy's store (one proxy per
+   * store). Where the key is known, the first and last replica labels (written first and last)
+   * and the canary of stores created before 2026-11 say which.
    */
   private static void checkStoreIsNew(PancakeConfig config, StateDirectory dir, MasterKey key, KvStore store) {
     if (store.isEmpty()) {
@@ -153,14 +154,16 @@ final class ProxyOpener {
     String found = null;
     if (key != null) {
       Labels labels = new Labels(key);
-      List<byte[]> got = store.multiGet(List.of(labels.canary(), labels.replica(0)));
-      if (got.get(0) != null) {
+      List<byte[]> got = store.multiGet(List.of(labels.canary(), labels.replica(2 * config.capacity() - 1),
+          labels.replica(0)));
+      if (got.get(0) != null || got.get(1) != null) {
         found = "a PANCAKE store created with this master key (" + config.keyFile().toAbsolutePath().normalize()
             + "): the data of another state directory that uses the same key, or of this state directory"
             + " before its state file was lost";
-      } else if (got.get(1) != null) {
+      } else if (got.get(2) != null) {
         found = "PANCAKE replicas sealed under this master key (" + config.keyFile().toAbsolutePath().normalize()
-            + ") but no canary: a creation of a state with this key that did not finish";
+            + ") but not the last one a creation with pancake.capacity=" + config.capacity() + " writes: a creation"
+            + " of a state with this key that did not finish (or one with another capacity)";
       }
     }
     if (found == null) {

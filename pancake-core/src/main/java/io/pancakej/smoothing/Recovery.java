@@ -18,7 +18,7 @@ import io.pancakej.distribution.DistributionFile;
 import io.pancakej.store.KvStore;
 
 /**
- * Reopens a saved state: checks it against the configuration and the store (the canary), replays
+ * Reopens a saved state: checks it against the configuration and the store (replicas read at open), replays
  * the write-ahead log on top of the checkpoint, frees what was deleted everywhere, and swaps
  * towards a declared distribution that differs from the saved estimate.
  */
@@ -62,7 +62,7 @@ final class Recovery {
     Proxy proxy = new Proxy(config, clock, store, dir, key, codec, phase, r.keyOfSlot, r.freeOrder, 0, s.stateId(),
         r.nextSequence, s.estimateSamples(), s.estimateSource(), s.keyEpoch());
     proxy.cache.restore(r.pending, phase.target, proxy.versions.incrementAndGet());
-    checkCanary(proxy);
+    checkStore(proxy);
     freeDeleted(proxy, r.deletedSlots);
     if (proxy.transitions.estimateSamples != Estimator.ASSUMED) {
       // slots freed after the last checkpoint: their drop from the estimate was not saved
@@ -182,27 +182,61 @@ final class Recovery {
     proxy.transitions.start(estimate, Estimator.EXACT, declared.source() + " (replicas swapped to it at open)");
   }
 
-  private static void checkCanary(Proxy proxy) {
-    byte[] canary = proxy.canaryLabel();
-    byte[] sealed = proxy.store.get(canary);
-    if (sealed == null) {
+  /** Replica slots read at open to tie the store to the state: a batch's worth. */
+  static final int STORE_CHECK_READS = 3;
+
+  /**
+   * Checks that the store holds this state's data before anything is served, with no label of
+   * its own: reads {@value #STORE_CHECK_READS} distinct replica slots drawn uniformly, so every
+   * label keeps the same access probability (the fixed canary label earlier versions wrote at
+   * creation and read at every open was the one label a store saw at a rate of its own). The value
+   * key is this state's, so a replica another state sealed, even under the same key file, fails
+   * authentication like a tampered one. The open fails only when none of the replicas read is
+   * intact: one damaged replica fails only its own key's requests, as it does at any later tick.
+   */
+  private static void checkStore(Proxy proxy) {
+    int m = proxy.phase.target.replicaSlots;
+    int[] slots = distinctSlots(m, Math.min(STORE_CHECK_READS, m), proxy.random.get());
+    List<byte[]> labels = new ArrayList<>(slots.length);
+    for (int r : slots) {
+      labels.add(proxy.label(r));
+    }
+    List<byte[]> sealed = proxy.store.multiGet(labels);
+    int missing = 0;
+    IntegrityException failed = null;
+    for (int i = 0; i < slots.length; i++) {
+      if (sealed.get(i) == null) {
+        missing++;
+        continue;
+      }
+      try {
+        if (proxy.codec.view(proxy.aead.decrypt(sealed.get(i), labels.get(i))).replicaSlot() == slots[i]) {
+          return;
+        }
+        failed = new IntegrityException("replica label " + java.util.HexFormat.of().formatHex(labels.get(i))
+            + " holds another replica's data");
+      } catch (IntegrityException e) {
+        failed = e;
+      }
+    }
+    if (failed == null) {
       throw new StateException("store " + proxy.storeDescription + " does not hold the data of state "
-          + proxy.stateDir.path() + " (it is empty or was wiped); load the data again into a fresh state");
+          + proxy.stateDir.path() + " (it is empty or was wiped: none of the " + missing + " replicas read at open"
+          + " is there); load the data again into a fresh state");
     }
-    byte[] id;
-    try {
-      id = proxy.aead.decrypt(sealed, canary);
-    } catch (IntegrityException e) {
-      // the canary's label comes from this state's master key: another key's data would not be
-      // there at all, so a canary that fails authentication was tampered with or corrupted (or
-      // sealed by another state under the same key file, whose value keys differ)
-      throw new IntegrityException("the canary entry of store " + proxy.storeDescription + " (which ties it to state "
-          + proxy.stateDir.path() + ") failed authentication: the store's data was tampered with or corrupted, or it"
-          + " was initialized by another PANCAKE state with the same key file (one proxy per store)", e);
+    throw new IntegrityException("the replicas of store " + proxy.storeDescription + " read at open (" + slots.length
+        + ", " + missing + " missing) failed authentication: the store's data was tampered with or corrupted, or it"
+        + " was initialized by another PANCAKE state (one proxy per store, one state per store); it does not hold"
+        + " the data of state " + proxy.stateDir.path(), failed);
+  }
+
+  /** {@code count} distinct slots below {@code m}, each subset equally likely (Floyd's algorithm). */
+  static int[] distinctSlots(int m, int count, java.util.random.RandomGenerator random) {
+    Set<Integer> chosen = new LinkedHashSet<>();
+    for (int j = m - count; j < m; j++) {
+      int t = random.nextInt(j + 1);
+      chosen.add(chosen.contains(t) ? j : t);
     }
-    if (!Arrays.equals(id, proxy.stateId)) {
-      throw new StateException("store " + proxy.storeDescription + " was initialized by another PANCAKE state"
-          + " than " + proxy.stateDir.path());
-    }
+    return chosen.stream().mapToInt(Integer::intValue).toArray();
   }
 }

@@ -1,0 +1,231 @@
+package io.pancakej.smoothing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+import org.apache.commons.math3.distribution.ChiSquaredDistribution;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.pancakej.IntegrityException;
+import io.pancakej.PancakeConfig;
+import io.pancakej.StateException;
+import io.pancakej.store.ForwardingStore;
+import io.pancakej.store.KvStore;
+import io.pancakej.store.MemoryStore;
+
+/**
+ * Reopening ties the store to the state by reading replicas drawn uniformly, with no label of
+ * its own: every label the store is ever asked for is a replica label, and the reads an open
+ * makes are uniform over them (a fixed label read at every open, like the canary of earlier
+ * versions, stands out in a long transcript's chi-square and fails both checks). A wiped store, a
+ * store of another state under the same key file, and a store whose replicas were all tampered
+ * with fail the open with errors that say which; fewer damaged replicas than an open reads never
+ * fail it.
+ */
+class StoreCheckTest {
+  private static final int KEYS = 4;
+
+  @TempDir
+  Path dir;
+
+  /** Records the labels of every read call, in order. */
+  static final class ReadLog extends ForwardingStore {
+    final List<List<ByteBuffer>> calls = new ArrayList<>();
+
+    ReadLog(KvStore delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public synchronized List<byte[]> multiGet(List<byte[]> keys) {
+      List<ByteBuffer> call = new ArrayList<>();
+      for (byte[] k : keys) {
+        call.add(ByteBuffer.wrap(k.clone()));
+      }
+      calls.add(call);
+      return super.multiGet(keys);
+    }
+
+    @Override
+    public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+      return standardMultiPutGet(putKeys, putValues, getKeys);
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+      return standardGet(key);
+    }
+
+    synchronized List<ByteBuffer> firstCallAfter(int index) {
+      return calls.get(index);
+    }
+
+    synchronized int size() {
+      return calls.size();
+    }
+  }
+
+  private PancakeConfig.Builder config(Path stateDir, KvStore store, boolean create) {
+    return PancakeConfig.builder().stateDir(stateDir).capacity(KEYS).valueSize(16).keySize(8).pacerRate(200)
+        .createIfMissing(create).store(store);
+  }
+
+  private static byte[] key(int i) {
+    return ("k" + i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static Set<ByteBuffer> replicaLabels(Proxy proxy) {
+    Set<ByteBuffer> out = new HashSet<>();
+    for (int r = 0; r < 2 * KEYS; r++) {
+      out.add(ByteBuffer.wrap(proxy.label(r)));
+    }
+    return out;
+  }
+
+  @Test
+  void opens_readOnlyReplicaLabels_uniformly() {
+    MemoryStore raw = new MemoryStore();
+    Set<ByteBuffer> replicas;
+    try (Proxy proxy = Proxy.open(config(dir.resolve("s"), raw, true).build())) {
+      for (int i = 0; i < KEYS; i++) {
+        proxy.put(key(i), key(i));
+      }
+      replicas = replicaLabels(proxy);
+    }
+    int opens = 240;
+    Map<ByteBuffer, Integer> atOpen = new HashMap<>();
+    Set<ByteBuffer> everRead = new HashSet<>();
+    for (int i = 0; i < opens; i++) {
+      ReadLog log = new ReadLog(raw.reopen());
+      try (Proxy proxy = Proxy.open(config(dir.resolve("s"), log, false).build())) {
+        assertTrue(log.size() >= 1, "an open reads the store");
+        for (ByteBuffer label : log.firstCallAfter(0)) {
+          atOpen.merge(label, 1, Integer::sum);
+        }
+        if (i % 40 == 0) {
+          assertEquals("k1", new String(proxy.get(key(1)).orElseThrow(), StandardCharsets.UTF_8));
+        }
+      }
+      for (List<ByteBuffer> call : log.calls) {
+        everRead.addAll(call);
+      }
+    }
+    Set<ByteBuffer> foreign = new HashSet<>(everRead);
+    foreign.removeAll(replicas);
+    assertEquals(Set.of(), foreign, "labels read that are no replica's (a label of its own)");
+    int reads = atOpen.values().stream().mapToInt(Integer::intValue).sum();
+    assertEquals(opens * Recovery.STORE_CHECK_READS, reads);
+    double expected = (double) reads / replicas.size();
+    double chi = 0;
+    for (ByteBuffer label : replicas) {
+      double d = atOpen.getOrDefault(label, 0) - expected;
+      chi += d * d / expected;
+    }
+    double p = 1 - new ChiSquaredDistribution(replicas.size() - 1.0).cumulativeProbability(chi);
+    // a fixed slot read at every open gives chi ~ 7 x 240 (p ~ 0); uniform draws pass at 1e-4 but once in 10^4 runs
+    assertTrue(p > 1e-4, "open-time reads are not uniform over the replica labels: chi-square " + chi + ", p = " + p
+        + ", counts " + atOpen.values());
+  }
+
+  @Test
+  void distinctSlots_areDistinct_andEverySubsetCanCome() {
+    SplittableRandom rnd = new SplittableRandom(5);
+    Map<Set<Integer>, Integer> subsets = new HashMap<>();
+    for (int i = 0; i < 4000; i++) {
+      int[] s = Recovery.distinctSlots(5, 3, rnd);
+      Set<Integer> set = new HashSet<>();
+      for (int x : s) {
+        assertTrue(x >= 0 && x < 5, "slot " + x);
+        set.add(x);
+      }
+      assertEquals(3, set.size(), "distinct slots");
+      subsets.merge(set, 1, Integer::sum);
+    }
+    assertEquals(10, subsets.size(), "all C(5,3) subsets: " + subsets);
+    for (int c : subsets.values()) {
+      assertTrue(c > 300 && c < 500, "each subset about 400 times in 4000: " + subsets);
+    }
+  }
+
+  @Test
+  void wipedStore_failsTheOpen_sayingSo() {
+    MemoryStore raw = new MemoryStore("mem");
+    try (Proxy proxy = Proxy.open(config(dir.resolve("s"), raw, true).build())) {
+      proxy.put(key(1), key(1));
+    }
+    StateException e = assertThrows(StateException.class,
+        () -> Proxy.open(config(dir.resolve("s"), new MemoryStore("mem"), false).build()));
+    assertTrue(e.getMessage().contains("empty or was wiped"), e.getMessage());
+  }
+
+  @Test
+  void anotherStatesStore_underTheSameKeyFile_failsTheOpen() {
+    Path keyFile = dir.resolve("shared.key");
+    MemoryStore mine = new MemoryStore("mem");
+    MemoryStore theirs = new MemoryStore("mem");
+    try (Proxy proxy = Proxy.open(config(dir.resolve("a"), mine, true).keyFile(keyFile).build())) {
+      proxy.put(key(1), key(1));
+    }
+    try (Proxy proxy = Proxy.open(config(dir.resolve("b"), theirs, true).keyFile(keyFile).build())) {
+      proxy.put(key(1), key(2));
+    }
+    IntegrityException e = assertThrows(IntegrityException.class,
+        () -> Proxy.open(config(dir.resolve("a"), theirs.reopen(), false).keyFile(keyFile).build()));
+    assertTrue(e.getMessage().contains("initialized by another PANCAKE state"), e.getMessage());
+    assertTrue(e.getMessage().contains("read at open (3, 0 missing)"), e.getMessage());
+  }
+
+  @Test
+  void everyReplicaTampered_failsTheOpen_fewerNeverDo() {
+    MemoryStore raw = new MemoryStore();
+    Set<ByteBuffer> replicas;
+    try (Proxy proxy = Proxy.open(config(dir.resolve("s"), raw, true).build())) {
+      proxy.put(key(1), key(1));
+      replicas = replicaLabels(proxy);
+    }
+    MemoryStore data = raw.reopen();
+    List<ByteBuffer> labels = new ArrayList<>(replicas);
+    Map<ByteBuffer, byte[]> original = new HashMap<>();
+    for (ByteBuffer l : labels) {
+      byte[] sealed = data.get(l.array());
+      assertNotNull(sealed, "every replica slot holds an entry");
+      original.put(l, sealed);
+    }
+    // two damaged replicas (fewer than the three an open reads): every open succeeds, whichever it reads
+    for (ByteBuffer l : labels.subList(0, Recovery.STORE_CHECK_READS - 1)) {
+      flip(data, l);
+    }
+    for (int i = 0; i < 30; i++) {
+      try (Proxy proxy = Proxy.open(config(dir.resolve("s"), data.reopen(), false).build())) {
+        assertNotNull(proxy);
+      }
+    }
+    for (ByteBuffer l : labels) {
+      data.put(l.array(), original.get(l)); // the ticks since rewrote some; put back what each held
+      flip(data, l);
+    }
+    IntegrityException e = assertThrows(IntegrityException.class,
+        () -> Proxy.open(config(dir.resolve("s"), data.reopen(), false).build()));
+    assertTrue(e.getMessage().contains("tampered with or corrupted"), e.getMessage());
+  }
+
+  private static void flip(MemoryStore store, ByteBuffer label) {
+    byte[] sealed = store.get(label.array()).clone();
+    sealed[sealed.length / 2] ^= 0x40;
+    store.put(label.array(), sealed);
+  }
+}
