@@ -29,7 +29,8 @@ import picocli.CommandLine;
  * {@code encrypted} must fail, so the audit has teeth.
  *
  * <p>What it caught: the binding used to start every state from a uniform estimate, so a default
- * zipfian run was not smoothed at all (chi-square p = 0, split-half rank correlation ~0.3).
+ * zipfian run was not smoothed at all (chi-square p = 0, split-half rank correlation ~0.3); and
+ * every reopen read a fixed canary label, a label of its own in the run's transcript.
  */
 class DefaultPathAuditTest {
   private static final int RECORDS = 2000;
@@ -79,6 +80,9 @@ class DefaultPathAuditTest {
     String pancake = audit("pancake", dir.resolve("pancake-run.trace"), distribution);
     assertTrue(pancake.contains("verdict      no leakage detected"), pancake);
     assertTrue(pancake.contains("timeline     0 chunk(s) with a popularity signal"), pancake);
+    // the store is asked for its 2n replica labels and nothing else: the canary that every open
+    // used to read was a 4001st label, read once against ~30 reads of every other one
+    assertTrue(pancake.contains("; " + 2 * RECORDS + " labels in the universe"), pancake);
 
     ycsb("load", EncryptedBinding.class.getName(), dir.resolve("encrypted-load.trace"));
     ycsb("run", EncryptedBinding.class.getName(), dir.resolve("encrypted-run.trace"));
