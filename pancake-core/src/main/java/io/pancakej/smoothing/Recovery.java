@@ -23,6 +23,8 @@ import io.pancakej.store.KvStore;
  * towards a declared distribution that differs from the saved estimate.
  */
 final class Recovery {
+  private static final System.Logger LOG = System.getLogger("io.pancakej");
+
   private Recovery() {}
 
   static Proxy reopen(PancakeConfig config, Clock clock, StateDirectory dir, MasterKey key, KvStore store,
@@ -182,61 +184,105 @@ final class Recovery {
     proxy.transitions.start(estimate, Estimator.EXACT, declared.source() + " (replicas swapped to it at open)");
   }
 
-  /** Replica slots read at open to tie the store to the state: a batch's worth. */
+  /** Replica slots an open reads to tie the store to the state. */
   static final int STORE_CHECK_READS = 3;
+  /** Slots read in all when none of the first {@value #STORE_CHECK_READS} is intact. */
+  static final int STORE_CHECK_MAX = 64;
 
   /**
    * Checks that the store holds this state's data before anything is served, with no label of
-   * its own: reads {@value #STORE_CHECK_READS} distinct replica slots drawn uniformly, so every
-   * label keeps the same access probability (the fixed canary label earlier versions wrote at
-   * creation and read at every open was the one label a store saw at a rate of its own). The value
-   * key is this state's, so a replica another state sealed, even under the same key file, fails
-   * authentication like a tampered one. The open fails only when none of the replicas read is
-   * intact: one damaged replica fails only its own key's requests, as it does at any later tick.
+   * its own: reads {@value #STORE_CHECK_READS} replica slots, a uniformly random sample without
+   * replacement in random order, so every label keeps the same access probability (the fixed
+   * canary label earlier versions wrote at creation and read at every open was the one label a
+   * store saw at a rate of its own). The value key is this state's, so a replica another state
+   * sealed, even under the same key file, fails authentication like a tampered one.
+   *
+   * <p>The open goes on when one replica read is intact: a damaged replica fails only its own
+   * key's requests, as at any later tick. When none of the first is, it reads the rest of a
+   * {@value #STORE_CHECK_MAX}-slot sample, so a store that lost or damaged part of this state's
+   * data opens (with a warning) unless nearly all of it is gone. Whether it reads more depends only
+   * on which labels the store dropped or altered, which it knows.
    */
   private static void checkStore(Proxy proxy) {
     int m = proxy.phase.target.replicaSlots;
-    int[] slots = distinctSlots(m, Math.min(STORE_CHECK_READS, m), proxy.random.get());
-    List<byte[]> labels = new ArrayList<>(slots.length);
-    for (int r : slots) {
-      labels.add(proxy.label(r));
+    int[] slots = sampleSlots(m, Math.min(STORE_CHECK_MAX, m), proxy.random.get());
+    int first = Math.min(STORE_CHECK_READS, slots.length);
+    StoreCheck check = new StoreCheck();
+    check.read(proxy, Arrays.copyOfRange(slots, 0, first));
+    if (check.intact > 0) {
+      return;
     }
-    List<byte[]> sealed = proxy.store.multiGet(labels);
-    int missing = 0;
-    IntegrityException failed = null;
-    for (int i = 0; i < slots.length; i++) {
-      if (sealed.get(i) == null) {
-        missing++;
-        continue;
-      }
-      try {
-        if (proxy.codec.view(proxy.aead.decrypt(sealed.get(i), labels.get(i))).replicaSlot() == slots[i]) {
-          return;
-        }
-        failed = new IntegrityException("replica label " + java.util.HexFormat.of().formatHex(labels.get(i))
-            + " holds another replica's data");
-      } catch (IntegrityException e) {
-        failed = e;
-      }
+    check.read(proxy, Arrays.copyOfRange(slots, first, slots.length));
+    if (check.intact > 0) {
+      LOG.log(System.Logger.Level.WARNING, String.format("store %s: %d of the %d replicas of state %s read at open"
+          + " are missing or fail authentication; their keys fail when read until they are written again",
+          proxy.storeDescription, check.read - check.intact, check.read, proxy.stateDir.path()));
+      return;
     }
-    if (failed == null) {
+    if (check.failed == null) {
       throw new StateException("store " + proxy.storeDescription + " does not hold the data of state "
-          + proxy.stateDir.path() + " (it is empty or was wiped: none of the " + missing + " replicas read at open"
-          + " is there); load the data again into a fresh state");
+          + proxy.stateDir.path() + (proxy.store.isEmpty()
+              ? " (it is empty or was wiped); load the data again into a fresh state"
+              : ": it holds data, but none of the " + check.read + " replicas of this state read at open (it lost"
+                  + " this state's data, or holds another master key's or another application's data)"));
     }
-    throw new IntegrityException("the replicas of store " + proxy.storeDescription + " read at open (" + slots.length
-        + ", " + missing + " missing) failed authentication: the store's data was tampered with or corrupted, or it"
-        + " was initialized by another PANCAKE state (one proxy per store, one state per store); it does not hold"
-        + " the data of state " + proxy.stateDir.path(), failed);
+    throw new IntegrityException("the replicas of store " + proxy.storeDescription + " read at open (" + check.read
+        + ", " + check.missing + " of them missing) failed authentication: the store's data was tampered with or"
+        + " corrupted, or it was initialized by another PANCAKE state (one proxy per store, one state per store); it"
+        + " does not hold the data of state " + proxy.stateDir.path(), check.failed);
   }
 
-  /** {@code count} distinct slots below {@code m}, each subset equally likely (Floyd's algorithm). */
-  static int[] distinctSlots(int m, int count, java.util.random.RandomGenerator random) {
-    Set<Integer> chosen = new LinkedHashSet<>();
-    for (int j = m - count; j < m; j++) {
-      int t = random.nextInt(j + 1);
-      chosen.add(chosen.contains(t) ? j : t);
+  /** What the replicas an open read hold. */
+  private static final class StoreCheck {
+    int read;
+    int intact;
+    int missing;
+    IntegrityException failed;
+
+    void read(Proxy proxy, int[] slots) {
+      if (slots.length == 0) {
+        return;
+      }
+      List<byte[]> labels = new ArrayList<>(slots.length);
+      for (int r : slots) {
+        labels.add(proxy.label(r));
+      }
+      List<byte[]> sealed = proxy.store.multiGet(labels);
+      read += slots.length;
+      for (int i = 0; i < slots.length; i++) {
+        if (sealed.get(i) == null) {
+          missing++;
+          continue;
+        }
+        try {
+          // the label is authenticated: a moved ciphertext fails decryption; the slot is checked as reads do
+          if (proxy.codec.view(proxy.aead.decrypt(sealed.get(i), labels.get(i))).replicaSlot() == slots[i]) {
+            intact++;
+          } else {
+            failed = new IntegrityException("replica label " + java.util.HexFormat.of().formatHex(labels.get(i))
+                + " holds another replica's data");
+          }
+        } catch (IntegrityException e) {
+          failed = e;
+        }
+      }
     }
-    return chosen.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * {@code count} distinct slots below {@code m} in random order: the first {@code count} of a
+   * uniformly random permutation (Fisher-Yates over a sparse map), so every prefix is a uniform
+   * sample and every position uniform.
+   */
+  static int[] sampleSlots(int m, int count, java.util.random.RandomGenerator random) {
+    Map<Integer, Integer> moved = new java.util.HashMap<>();
+    int[] out = new int[count];
+    for (int i = 0; i < count; i++) {
+      int j = i + random.nextInt(m - i);
+      int atJ = moved.getOrDefault(j, j);
+      moved.put(j, moved.getOrDefault(i, i));
+      out[i] = atJ;
+    }
+    return out;
   }
 }
