@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,9 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 import io.pancakej.IntegrityException;
 import io.pancakej.PancakeConfig;
 import io.pancakej.StateException;
-import io.pancakej.store.ForwardingStore;
 import io.pancakej.store.KvStore;
 import io.pancakej.store.MemoryStore;
+import io.pancakej.store.TracingStore;
 
 /**
  * Reopening ties the store to the state by reading replicas drawn uniformly, with no label of
@@ -41,43 +44,6 @@ class StoreCheckTest {
 
   @TempDir
   Path dir;
-
-  /** Records the labels of every read call, in order. */
-  static final class ReadLog extends ForwardingStore {
-    final List<List<ByteBuffer>> calls = new ArrayList<>();
-
-    ReadLog(KvStore delegate) {
-      super(delegate);
-    }
-
-    @Override
-    public synchronized List<byte[]> multiGet(List<byte[]> keys) {
-      List<ByteBuffer> call = new ArrayList<>();
-      for (byte[] k : keys) {
-        call.add(ByteBuffer.wrap(k.clone()));
-      }
-      calls.add(call);
-      return super.multiGet(keys);
-    }
-
-    @Override
-    public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-      return standardMultiPutGet(putKeys, putValues, getKeys);
-    }
-
-    @Override
-    public byte[] get(byte[] key) {
-      return standardGet(key);
-    }
-
-    synchronized List<ByteBuffer> firstCallAfter(int index) {
-      return calls.get(index);
-    }
-
-    synchronized int size() {
-      return calls.size();
-    }
-  }
 
   private PancakeConfig.Builder config(Path stateDir, KvStore store, boolean create) {
     return PancakeConfig.builder().stateDir(stateDir).capacity(KEYS).valueSize(16).keySize(8).pacerRate(200)
@@ -97,41 +63,52 @@ class StoreCheckTest {
   }
 
   @Test
-  void opens_readOnlyReplicaLabels_uniformly() {
+  void opens_readOnlyReplicaLabels_uniformly() throws IOException {
     MemoryStore raw = new MemoryStore();
-    Set<ByteBuffer> replicas;
+    Set<String> replicas = new HashSet<>();
     try (Proxy proxy = Proxy.open(config(dir.resolve("s"), raw, true).build())) {
       for (int i = 0; i < KEYS; i++) {
         proxy.put(key(i), key(i));
       }
-      replicas = replicaLabels(proxy);
+      for (ByteBuffer l : replicaLabels(proxy)) {
+        replicas.add(HexFormat.of().formatHex(l.array()));
+      }
     }
     int opens = 240;
-    Map<ByteBuffer, Integer> atOpen = new HashMap<>();
-    Set<ByteBuffer> everRead = new HashSet<>();
+    Map<String, Integer> atOpen = new HashMap<>();
+    Set<String> everRead = new HashSet<>();
     for (int i = 0; i < opens; i++) {
-      ReadLog log = new ReadLog(raw.reopen());
-      try (Proxy proxy = Proxy.open(config(dir.resolve("s"), log, false).build())) {
-        assertTrue(log.size() >= 1, "an open reads the store");
-        for (ByteBuffer label : log.firstCallAfter(0)) {
-          atOpen.merge(label, 1, Integer::sum);
-        }
+      // the transcript an auditor reads: "R label length nanos", one nanos value per store call
+      Path trace = dir.resolve("trace-" + i);
+      try (Proxy proxy = Proxy.open(config(dir.resolve("s"), new TracingStore(raw.reopen(), trace), false).build())) {
         if (i % 40 == 0) {
           assertEquals("k1", new String(proxy.get(key(1)).orElseThrow(), StandardCharsets.UTF_8));
         }
       }
-      for (List<ByteBuffer> call : log.calls) {
-        everRead.addAll(call);
+      String firstCall = null;
+      for (String line : Files.readAllLines(trace)) {
+        String[] f = line.split(" ");
+        if (!f[0].equals("R")) {
+          continue;
+        }
+        everRead.add(f[1]);
+        if (firstCall == null) {
+          firstCall = f[3];
+        }
+        if (f[3].equals(firstCall)) {
+          atOpen.merge(f[1], 1, Integer::sum);
+        }
       }
+      assertNotNull(firstCall, "an open reads the store");
     }
-    Set<ByteBuffer> foreign = new HashSet<>(everRead);
+    Set<String> foreign = new HashSet<>(everRead);
     foreign.removeAll(replicas);
     assertEquals(Set.of(), foreign, "labels read that are no replica's (a label of its own)");
     int reads = atOpen.values().stream().mapToInt(Integer::intValue).sum();
-    assertEquals(opens * Recovery.STORE_CHECK_READS, reads);
+    assertEquals(opens * Recovery.STORE_CHECK_READS, reads, "reads of the open's own call");
     double expected = (double) reads / replicas.size();
     double chi = 0;
-    for (ByteBuffer label : replicas) {
+    for (String label : replicas) {
       double d = atOpen.getOrDefault(label, 0) - expected;
       chi += d * d / expected;
     }
@@ -207,11 +184,7 @@ class StoreCheckTest {
     for (ByteBuffer l : labels.subList(0, Recovery.STORE_CHECK_READS - 1)) {
       twoDamaged.put(l, flipped(snapshot.get(l)));
     }
-    for (int i = 0; i < 30; i++) {
-      try (Proxy proxy = Proxy.open(config(dir.resolve("s"), storeOf(twoDamaged), false).build())) {
-        assertNotNull(proxy);
-      }
-    }
+    opensEachTime(twoDamaged);
     Map<ByteBuffer, byte[]> allDamaged = new HashMap<>();
     for (ByteBuffer l : labels) {
       allDamaged.put(l, flipped(snapshot.get(l)));
@@ -231,11 +204,7 @@ class StoreCheckTest {
     for (ByteBuffer l : labels.subList(0, 2)) {
       twoLeft.put(l, snapshot.get(l));
     }
-    for (int i = 0; i < 30; i++) {
-      try (Proxy proxy = Proxy.open(config(dir.resolve("s"), storeOf(twoLeft), false).build())) {
-        assertNotNull(proxy);
-      }
-    }
+    opensEachTime(twoLeft);
     Map<ByteBuffer, byte[]> foreign = Map.of(ByteBuffer.wrap("someone else's".getBytes(StandardCharsets.UTF_8)),
         new byte[] {1});
     StateException e = assertThrows(StateException.class,
@@ -261,6 +230,15 @@ class StoreCheckTest {
     }
     assertEquals(2 * KEYS, data.size(), "the store holds the replicas and nothing else");
     return out;
+  }
+
+  /** Opens the state 30 times, each on a fresh store holding {@code entries} (an open's ticks re-seal what they touch). */
+  private void opensEachTime(Map<ByteBuffer, byte[]> entries) {
+    for (int i = 0; i < 30; i++) {
+      try (Proxy proxy = Proxy.open(config(dir.resolve("s"), storeOf(entries), false).build())) {
+        assertNotNull(proxy);
+      }
+    }
   }
 
   private static MemoryStore storeOf(Map<ByteBuffer, byte[]> entries) {
