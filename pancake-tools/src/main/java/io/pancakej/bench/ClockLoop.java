@@ -136,7 +136,12 @@ public final class ClockLoop {
         }
         labels.add(StoreLoop.key(rnd.nextInt(keyCount)));
       }
-      store.multiPutGet(owed, Collections.nCopies(owed.size(), value), labels);
+      try {
+        store.multiPutGet(owed, Collections.nCopies(owed.size(), value), labels);
+      } catch (RuntimeException e) {
+        served.forEach(f -> f.completeExceptionally(e)); // taken off the queue: the round's handler never sees them
+        throw e;
+      }
       owed = labels;
       ticks.incrementAndGet();
       served.forEach(f -> f.complete(null));
