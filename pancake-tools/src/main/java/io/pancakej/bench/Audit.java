@@ -90,6 +90,10 @@ public final class Audit implements Callable<Integer> {
       description = "also print the audit of every N accesses, in order: when and for how long a run leaked")
   long chunk;
 
+  @Option(names = "--repeat-window", defaultValue = "32",
+      description = "the repeat test counts accesses that hit a label one of the previous N accesses hit (default 32)")
+  int repeatWindow;
+
   private final PrintStream out;
 
   Audit(PrintStream out) {
@@ -213,6 +217,7 @@ public final class Audit implements Callable<Integer> {
         + " among the top-%d of the second: %d (chance %.1f)%n", halves.rankCorrelation(), rhoP, halves.top(),
         halves.top(), halves.topOverlap(), halves.chanceOverlap());
     boolean persists = rhoP < 1e-3;
+    boolean repeats = repeatTest(accesses, universe, truth, weights);
     if ("pathoram".equalsIgnoreCase(scheme)) {
       out.println("             (Path ORAM reads whole root-to-leaf paths: a bucket's frequency depends on its tree level,"
           + " so non-uniformity across all buckets is expected and is not a leak of keys)");
@@ -228,6 +233,7 @@ public final class Audit implements Callable<Integer> {
     if (persists && !"pathoram".equalsIgnoreCase(scheme)) {
       leak = true; // the store sees the same labels hot in both halves, with no ground truth needed
     }
+    leak |= repeats;
     if (truth.owner().isEmpty()) {
       out.println("attack       labels belong to no key (buckets): nothing to recover");
     }
@@ -242,7 +248,8 @@ public final class Audit implements Callable<Integer> {
     if ("pathoram".equalsIgnoreCase(scheme) && !attackWins) {
       out.println("verdict      no key leakage detected: bucket labels belong to no key and every access reads one uniformly random path");
     } else if (leak || attackWins) {
-      out.println("verdict      LEAKS: " + (leak ? "label accesses are not uniform or persist (p < 0.001)" : "")
+      out.println("verdict      LEAKS: " + (leak ? "label accesses are not uniform, persist, or repeat at short range"
+          + " (p < 0.001)" : "")
           + (leak && attackWins ? "; " : "") + (attackWins ? "frequency analysis recovers keys beyond chance" : ""));
     } else {
       out.println("verdict      no leakage detected: uniform label accesses and an attack no better than chance");
@@ -251,6 +258,57 @@ public final class Audit implements Callable<Integer> {
       timeline(accesses, universe, universeIndex, truth, keys);
     }
     return 0;
+  }
+
+  /**
+   * The repeat test (what a store sees without any ground truth: labels that come back within a
+   * few calls) and, with the ground truth, whether a label's repeats follow its key's popularity.
+   * Returns whether the repeats count as a leak (more than chance; fewer is the order of a load's
+   * inserts, reported but not counted): not for Path ORAM (every path reads the root
+   * bucket) nor DetWoORAM (its reads fetch the key's own block), where repeats are the scheme's
+   * structure, which the lines above already describe.
+   */
+  private boolean repeatTest(Accesses accesses, Set<String> universe, GroundTruth truth, Map<String, Double> weights) {
+    if (repeatWindow < 1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--repeat-window must be at least 1, got " + repeatWindow);
+    }
+    AuditStats.Repeats r = AuditStats.repeats(accesses.sequence(), universe.size(), repeatWindow);
+    if ("pathoram".equalsIgnoreCase(scheme) || "detworam".equalsIgnoreCase(scheme)) {
+      out.printf(Locale.ROOT, "repeats      %d accesses hit a label one of the previous %d hit (%.0f expected of independent"
+          + " uniform accesses; not judged for %s: how its labels repeat is its design)%n", r.observed(), r.window(), r.expected(),
+          scheme);
+      return false;
+    }
+    out.printf(Locale.ROOT, "repeats      %d accesses hit a label one of the previous %d hit (%.0f expected of independent"
+        + " uniform accesses, ratio %.2f, p = %.3g)%s%n", r.observed(), r.window(), r.expected(), r.ratio(), r.pValue(),
+        r.excess() ? "  CORRELATED" : r.significant() ? "  FEWER THAN CHANCE" : "");
+    if (r.significant() && !r.excess()) {
+      // the order of real accesses, not which keys are hot: requests that never repeat a key
+      out.println("             (fewer repeats than chance: requests that never repeat a key, such as a load inserting"
+          + " each record once, do that; not counted as a leak of popularity)");
+    }
+    if (r.excess() && !truth.owner().isEmpty()) {
+      // ground truth: do a label's repeats follow its key's weight (0 for labels of no key)?
+      int[] perLabel = AuditStats.repeatsPerLabel(accesses.sequence(), accesses.labels().size(), repeatWindow);
+      Map<String, Integer> labelIndex = new HashMap<>();
+      for (int i = 0; i < accesses.labels().size(); i++) {
+        labelIndex.put(accesses.labels().get(i), i);
+      }
+      double[] counts = new double[universe.size()];
+      double[] weight = new double[universe.size()];
+      int i = 0;
+      for (String label : universe) {
+        Integer id = labelIndex.get(label);
+        counts[i] = id == null ? 0 : perLabel[id];
+        String key = truth.owner().get(label);
+        weight[i++] = key == null ? 0 : weights.getOrDefault(key, 0.0);
+      }
+      double rho = new org.apache.commons.math3.stat.correlation.SpearmansCorrelation().correlation(counts, weight);
+      out.printf(Locale.ROOT, "             (ground truth: rank correlation of a label's repeats with its key's weight %.3f;"
+          + " for pancake, docs/security.md, \"Correlated queries\")%n",
+          Double.isNaN(rho) ? 0 : rho);
+    }
+    return r.excess();
   }
 
   /**

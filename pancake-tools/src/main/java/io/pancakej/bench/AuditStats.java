@@ -163,6 +163,70 @@ final class AuditStats {
     return new java.util.HashSet<>(java.util.Arrays.asList(order).subList(0, k));
   }
 
+  /**
+   * Short-range repeats, which no count test sees: how many accesses hit a label one of the
+   * previous {@code window} accesses hit. With independent accesses uniform over {@code labels}
+   * labels, access i repeats with probability 1 - (1 - 1/labels)^min(i, window), whatever the
+   * noise in counts; correlated requests (a read and then the update of the same key, when the
+   * key's accesses all go to one label) make more. The p-value is two-sided, from the normal
+   * approximation of a sum of rare, nearly independent events (variance sum p(1 - p)).
+   */
+  record Repeats(int window, long observed, double expected, double pValue) {
+    double ratio() {
+      return expected == 0 ? Double.NaN : observed / expected;
+    }
+
+    boolean significant() {
+      return pValue < 1e-3;
+    }
+
+    /** More repeats than chance at the 10^-3 level: accesses that come in pairs. */
+    boolean excess() {
+      return significant() && observed > expected;
+    }
+  }
+
+  static Repeats repeats(int[] sequence, int labels, int window) {
+    if (window < 1 || labels < 2) {
+      throw new IllegalArgumentException("repeats need a window of at least 1 and two labels, got " + window
+          + " and " + labels);
+    }
+    long observed = 0;
+    for (int c : repeatsPerLabel(sequence, labels, window)) {
+      observed += c;
+    }
+    double miss = 1 - 1.0 / labels;
+    double expected = 0;
+    double variance = 0;
+    for (int i = 1; i <= Math.min(window, sequence.length - 1); i++) {
+      double p = 1 - Math.pow(miss, i);
+      expected += p;
+      variance += p * (1 - p);
+    }
+    long full = Math.max(0, sequence.length - 1L - window); // accesses with a whole window before them
+    double p = 1 - Math.pow(miss, window);
+    expected += full * p;
+    variance += full * p * (1 - p);
+    double z = variance == 0 ? 0 : (observed - expected) / Math.sqrt(variance);
+    double pValue = 2 * (1 - new org.apache.commons.math3.distribution.NormalDistribution().cumulativeProbability(Math.abs(z)));
+    return new Repeats(window, observed, expected, Math.max(0.0, pValue));
+  }
+
+  /** Per label id, how many of its accesses came within {@code window} accesses of its previous one. */
+  static int[] repeatsPerLabel(int[] sequence, int labels, int window) {
+    int[] last = new int[labels];
+    java.util.Arrays.fill(last, -1);
+    int[] out = new int[labels];
+    for (int i = 0; i < sequence.length; i++) {
+      int before = last[sequence[i]];
+      if (before >= 0 && i - before <= window) {
+        out[sequence[i]]++;
+      }
+      last[sequence[i]] = i;
+    }
+    return out;
+  }
+
   /** Counts as an array over {@code universe} (labels not in {@code counts} are zero). */
   static long[] countsOver(Set<String> universe, Map<String, Long> counts) {
     long[] out = new long[universe.size()];

@@ -123,4 +123,56 @@ class AuditStatsTest {
     AuditStats.Uniformity u = AuditStats.uniformity(new long[] {5, 0, 5});
     assertEquals(Double.POSITIVE_INFINITY, u.maxMinRatio());
   }
+
+  /**
+   * The repeat test: independent uniform accesses pass it over many seeds (at the 10^-3 level, so
+   * at most a stray one of 20), and the same counts fail it when a tenth of the accesses are a
+   * second access to the label of an access a few places before (a read, then the update of the
+   * same one-replica key) -- or when labels never come back (a scheme that avoids re-reading).
+   */
+  @Test
+  void repeats_passIndependentAccesses_andFlagPairsOrTheirAbsence() {
+    int labels = 4000;
+    int n = 200_000;
+    int flagged = 0;
+    for (int seed = 0; seed < 20; seed++) {
+      SplittableRandom rnd = new SplittableRandom(seed);
+      int[] seq = new int[n];
+      for (int i = 0; i < n; i++) {
+        seq[i] = rnd.nextInt(labels);
+      }
+      AuditStats.Repeats r = AuditStats.repeats(seq, labels, 32);
+      assertEquals(1.0, r.ratio(), 0.08, r.toString());
+      flagged += r.significant() ? 1 : 0;
+    }
+    assertTrue(flagged <= 1, flagged + " of 20 independent transcripts flagged");
+
+    SplittableRandom rnd = new SplittableRandom(99);
+    int[] paired = new int[n];
+    for (int i = 0; i < n; i++) {
+      paired[i] = i >= 8 && rnd.nextInt(10) == 0 ? paired[i - 1 - rnd.nextInt(8)] : rnd.nextInt(labels);
+    }
+    AuditStats.Repeats r = AuditStats.repeats(paired, labels, 32);
+    assertTrue(r.excess() && r.ratio() > 2, r.toString());
+    long[] counts = new long[labels];
+    for (int l : paired) {
+      counts[l]++;
+    }
+    // the counts alone hardly show it: a tenth of the accesses repeat a label, at random ones
+    assertTrue(AuditStats.uniformity(counts).chiSquare() < 1.3 * labels, AuditStats.uniformity(counts).toString());
+
+    int[] roundRobin = new int[n];
+    for (int i = 0; i < n; i++) {
+      roundRobin[i] = i % labels;
+    }
+    AuditStats.Repeats none = AuditStats.repeats(roundRobin, labels, 32);
+    assertEquals(0, none.observed());
+    assertTrue(none.significant() && !none.excess(), none.toString());
+  }
+
+  @Test
+  void repeats_rejectAWindowBelowOne() {
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> AuditStats.repeats(new int[] {0, 1}, 2, 0));
+  }
 }

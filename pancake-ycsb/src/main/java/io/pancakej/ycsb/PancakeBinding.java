@@ -38,6 +38,13 @@ public final class PancakeBinding extends KvClientBinding {
     String source = client.stats().estimateSource();
     System.err.println("[pancake] estimate: " + source + (why[0] == null ? ""
         : " (the workload was not declared: " + why[0] + "; the proxy learns it, and leaks until it has)"));
+    double readModifyWrite = io.pancakej.config.PropertyReader.doubleValue(props, "readmodifywriteproportion", 0);
+    if (readModifyWrite > 0) {
+      System.err.println("[pancake] note: readmodifywriteproportion=" + readModifyWrite + ": a read-modify-write reads"
+          + " a key and updates it moments later; when the key has one replica both requests touch the same label,"
+          + " so the store sees the pair (correlated requests are outside PANCAKE's guarantee: docs/security.md,"
+          + " \"Correlated queries\")");
+    }
     return client;
   }
 
