@@ -90,9 +90,16 @@ public final class Audit implements Callable<Integer> {
       description = "also print the audit of every N accesses, in order: when and for how long a run leaked")
   long chunk;
 
+  int repeatWindow;
+
   @Option(names = "--repeat-window", defaultValue = "32",
       description = "the repeat test counts accesses that hit a label one of the previous N accesses hit (default 32)")
-  int repeatWindow;
+  void repeatWindow(int value) {
+    if (value < 1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--repeat-window must be at least 1, got " + value);
+    }
+    repeatWindow = value;
+  }
 
   private final PrintStream out;
 
@@ -217,7 +224,6 @@ public final class Audit implements Callable<Integer> {
         + " among the top-%d of the second: %d (chance %.1f)%n", halves.rankCorrelation(), rhoP, halves.top(),
         halves.top(), halves.topOverlap(), halves.chanceOverlap());
     boolean persists = rhoP < 1e-3;
-    boolean repeats = repeatTest(accesses, universe, truth, weights);
     if ("pathoram".equalsIgnoreCase(scheme)) {
       out.println("             (Path ORAM reads whole root-to-leaf paths: a bucket's frequency depends on its tree level,"
           + " so non-uniformity across all buckets is expected and is not a leak of keys)");
@@ -227,6 +233,8 @@ public final class Audit implements Callable<Integer> {
       out.println("             (DetWoORAM hides writes, not reads: --kinds W audits what it hides, its write positions;"
           + " the R lines are its reads, which fetch the one block holding the key)");
     }
+
+    boolean repeats = repeatTest(accesses, universe, universeIndex, truth, weights);
 
     List<AuditStats.AttackResult> attack = AuditStats.attack(all, truth.owner(), keys, top);
     boolean attackWins = false;
@@ -263,50 +271,47 @@ public final class Audit implements Callable<Integer> {
   /**
    * The repeat test (what a store sees without any ground truth: labels that come back within a
    * few calls) and, with the ground truth, whether a label's repeats follow its key's popularity.
-   * Returns whether the repeats count as a leak (more than chance; fewer is the order of a load's
-   * inserts, reported but not counted): not for Path ORAM (every path reads the root
-   * bucket) nor DetWoORAM (its reads fetch the key's own block), where repeats are the scheme's
-   * structure, which the lines above already describe.
+   * Returns whether the repeats count as a leak: more than chance does; fewer (the order of a
+   * load's inserts) is reported, not counted. Not judged for Path ORAM (every path reads the root
+   * bucket) nor DetWoORAM (its reads fetch the key's own block, its writes move on in order), where
+   * how labels repeat is the scheme's design, which the notes above describe.
    */
-  private boolean repeatTest(Accesses accesses, Set<String> universe, GroundTruth truth, Map<String, Double> weights) {
-    if (repeatWindow < 1) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--repeat-window must be at least 1, got " + repeatWindow);
+  private boolean repeatTest(Accesses accesses, Set<String> universe, Map<String, Integer> universeIndex,
+      GroundTruth truth, Map<String, Double> weights) {
+    if (universe.size() < 2) {
+      return false; // the uniformity test above already refused a single label
     }
-    AuditStats.Repeats r = AuditStats.repeats(accesses.sequence(), universe.size(), repeatWindow);
+    int[] sequence = new int[accesses.sequence().length];
+    for (int i = 0; i < sequence.length; i++) {
+      sequence[i] = universeIndex.get(accesses.labels().get(accesses.sequence()[i]));
+    }
+    AuditStats.Repeats r = AuditStats.repeats(sequence, universe.size(), repeatWindow);
     if ("pathoram".equalsIgnoreCase(scheme) || "detworam".equalsIgnoreCase(scheme)) {
       out.printf(Locale.ROOT, "repeats      %d accesses hit a label one of the previous %d hit (%.0f expected of independent"
-          + " uniform accesses; not judged for %s: how its labels repeat is its design)%n", r.observed(), r.window(), r.expected(),
+          + " accesses; not judged for %s: how its labels repeat is its design)%n", r.observed(), r.window(), r.expected(),
           scheme);
       return false;
     }
     out.printf(Locale.ROOT, "repeats      %d accesses hit a label one of the previous %d hit (%.0f expected of independent"
-        + " uniform accesses, ratio %.2f, p = %.3g)%s%n", r.observed(), r.window(), r.expected(), r.ratio(), r.pValue(),
-        r.excess() ? "  CORRELATED" : r.significant() ? "  FEWER THAN CHANCE" : "");
+        + " accesses with the same label counts, ratio %.2f, p = %.3g)%s%n", r.observed(), r.window(), r.expected(),
+        r.ratio(), r.pValue(), r.excess() ? "  CORRELATED" : r.significant() ? "  FEWER THAN CHANCE" : "");
     if (r.significant() && !r.excess()) {
-      // the order of real accesses, not which keys are hot: requests that never repeat a key
       out.println("             (fewer repeats than chance: requests that never repeat a key, such as a load inserting"
           + " each record once, do that; not counted as a leak of popularity)");
     }
     if (r.excess() && !truth.owner().isEmpty()) {
       // ground truth: do a label's repeats follow its key's weight (0 for labels of no key)?
-      int[] perLabel = AuditStats.repeatsPerLabel(accesses.sequence(), accesses.labels().size(), repeatWindow);
-      Map<String, Integer> labelIndex = new HashMap<>();
-      for (int i = 0; i < accesses.labels().size(); i++) {
-        labelIndex.put(accesses.labels().get(i), i);
-      }
       double[] counts = new double[universe.size()];
       double[] weight = new double[universe.size()];
       int i = 0;
       for (String label : universe) {
-        Integer id = labelIndex.get(label);
-        counts[i] = id == null ? 0 : perLabel[id];
+        counts[i] = r.perLabel()[i];
         String key = truth.owner().get(label);
         weight[i++] = key == null ? 0 : weights.getOrDefault(key, 0.0);
       }
       double rho = new org.apache.commons.math3.stat.correlation.SpearmansCorrelation().correlation(counts, weight);
       out.printf(Locale.ROOT, "             (ground truth: rank correlation of a label's repeats with its key's weight %.3f;"
-          + " for pancake, docs/security.md, \"Correlated queries\")%n",
-          Double.isNaN(rho) ? 0 : rho);
+          + " for pancake, docs/security.md, \"Correlated queries\")%n", Double.isNaN(rho) ? 0 : rho);
     }
     return r.excess();
   }

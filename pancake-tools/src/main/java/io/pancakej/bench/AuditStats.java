@@ -165,13 +165,16 @@ final class AuditStats {
 
   /**
    * Short-range repeats, which no count test sees: how many accesses hit a label one of the
-   * previous {@code window} accesses hit. With independent accesses uniform over {@code labels}
-   * labels, access i repeats with probability 1 - (1 - 1/labels)^min(i, window), whatever the
-   * noise in counts; correlated requests (a read and then the update of the same key, when the
-   * key's accesses all go to one label) make more. The p-value is two-sided, from the normal
-   * approximation of a sum of rare, nearly independent events (variance sum p(1 - p)).
+   * previous {@code window} accesses hit, against what independent accesses with the same label
+   * frequencies would give (each label's share of the other accesses, so skewed but independent
+   * accesses are not counted here; the chi-square sees those). Access i to a label of share p
+   * repeats with probability 1 - (1 - p)^min(i, window); correlated requests (a read and then the
+   * update of the same key, when the key's accesses all go to one label) make more, and requests
+   * that never repeat a key fewer. The p-value is two-sided, from the normal approximation of a
+   * sum of rare, nearly independent events (variance sum p(1 - p); conservative when the window
+   * nears the number of labels).
    */
-  record Repeats(int window, long observed, double expected, double pValue) {
+  record Repeats(int window, long observed, double expected, double pValue, int[] perLabel) {
     double ratio() {
       return expected == 0 ? Double.NaN : observed / expected;
     }
@@ -186,30 +189,33 @@ final class AuditStats {
     }
   }
 
+  /** The repeat test over a sequence of label ids below {@code labels}. */
   static Repeats repeats(int[] sequence, int labels, int window) {
     if (window < 1 || labels < 2) {
       throw new IllegalArgumentException("repeats need a window of at least 1 and two labels, got " + window
           + " and " + labels);
     }
+    int[] perLabel = repeatsPerLabel(sequence, labels, window);
     long observed = 0;
-    for (int c : repeatsPerLabel(sequence, labels, window)) {
+    for (int c : perLabel) {
       observed += c;
     }
-    double miss = 1 - 1.0 / labels;
+    long[] counts = new long[labels];
+    for (int id : sequence) {
+      counts[id]++;
+    }
     double expected = 0;
     double variance = 0;
-    for (int i = 1; i <= Math.min(window, sequence.length - 1); i++) {
-      double p = 1 - Math.pow(miss, i);
+    for (int i = 0; i < sequence.length; i++) {
+      // the chance that another access hit the same label: its other accesses among the others
+      double share = sequence.length < 2 ? 0 : (counts[sequence[i]] - 1.0) / (sequence.length - 1);
+      double p = 1 - Math.pow(1 - share, Math.min(i, window));
       expected += p;
       variance += p * (1 - p);
     }
-    long full = Math.max(0, sequence.length - 1L - window); // accesses with a whole window before them
-    double p = 1 - Math.pow(miss, window);
-    expected += full * p;
-    variance += full * p * (1 - p);
     double z = variance == 0 ? 0 : (observed - expected) / Math.sqrt(variance);
     double pValue = 2 * (1 - new org.apache.commons.math3.distribution.NormalDistribution().cumulativeProbability(Math.abs(z)));
-    return new Repeats(window, observed, expected, Math.max(0.0, pValue));
+    return new Repeats(window, observed, expected, Math.max(0.0, pValue), perLabel);
   }
 
   /** Per label id, how many of its accesses came within {@code window} accesses of its previous one. */

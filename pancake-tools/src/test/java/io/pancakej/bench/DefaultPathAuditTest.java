@@ -103,7 +103,7 @@ class DefaultPathAuditTest {
 
     String pancake = pancakeRun(dir, distribution);
     if (!passes(pancake)) {
-      // each run makes about a dozen tests at p < 0.001 (whole run, chunks): about 1 % of clean runs flag
+      // each run makes about a dozen tests at p < 0.001 (whole run, chunks, repeats): about 1 % of clean runs flag
       // one by chance. A leak shows again in an independent run (the uniform-estimate bug was at p = 0
       // in every chunk); chance does not, so a flag is judged on a second run in a fresh directory
       System.out.println("--- the first run flagged a statistic; judging an independent second run");

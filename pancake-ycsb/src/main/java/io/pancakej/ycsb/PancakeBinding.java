@@ -39,7 +39,8 @@ public final class PancakeBinding extends KvClientBinding {
     System.err.println("[pancake] estimate: " + source + (why[0] == null ? ""
         : " (the workload was not declared: " + why[0] + "; the proxy learns it, and leaks until it has)"));
     double readModifyWrite = io.pancakej.config.PropertyReader.doubleValue(props, "readmodifywriteproportion", 0);
-    if (readModifyWrite > 0) {
+    boolean run = Boolean.parseBoolean(props.getProperty(DO_TRANSACTIONS_PROPERTY, "true"));
+    if (readModifyWrite > 0 && run) {
       System.err.println("[pancake] note: readmodifywriteproportion=" + readModifyWrite + ": a read-modify-write reads"
           + " a key and updates it moments later; when the key has one replica both requests touch the same label,"
           + " so the store sees the pair (correlated requests are outside PANCAKE's guarantee: docs/security.md,"
