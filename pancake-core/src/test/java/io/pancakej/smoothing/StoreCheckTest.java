@@ -168,9 +168,14 @@ class StoreCheckTest {
     try (Proxy proxy = Proxy.open(config(dir.resolve("b"), theirs, true).keyFile(keyFile).build())) {
       proxy.put(key(1), key(2));
     }
-    IntegrityException e = assertThrows(IntegrityException.class,
-        () -> Proxy.open(config(dir.resolve("a"), theirs.reopen(), false).keyFile(keyFile).build()));
-    assertTrue(e.getMessage().contains("initialized by another PANCAKE state"), e.getMessage());
+    failsAfterReadingEveryReplica(config(dir.resolve("a"), theirs.reopen(), false).keyFile(keyFile).build(),
+        "initialized by another PANCAKE state");
+  }
+
+  /** Opening with {@code config} fails an integrity check that names {@code why}, after reading all 2n replicas. */
+  private static void failsAfterReadingEveryReplica(PancakeConfig config, String why) {
+    IntegrityException e = assertThrows(IntegrityException.class, () -> Proxy.open(config));
+    assertTrue(e.getMessage().contains(why), e.getMessage());
     assertTrue(e.getMessage().contains("read at open (" + 2 * KEYS + ", 0 of them missing)"), e.getMessage());
   }
 
@@ -189,10 +194,7 @@ class StoreCheckTest {
     for (ByteBuffer l : labels) {
       allDamaged.put(l, flipped(snapshot.get(l)));
     }
-    IntegrityException e = assertThrows(IntegrityException.class,
-        () -> Proxy.open(config(dir.resolve("s"), storeOf(allDamaged), false).build()));
-    assertTrue(e.getMessage().contains("tampered with or corrupted"), e.getMessage());
-    assertTrue(e.getMessage().contains("read at open (" + 2 * KEYS + ", 0 of them missing)"), e.getMessage());
+    failsAfterReadingEveryReplica(config(dir.resolve("s"), storeOf(allDamaged), false).build(), "tampered with or corrupted");
   }
 
   @Test
