@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -32,7 +33,7 @@ public class LoadLinkage {
     Map<String, List<String>> labelsOf = new HashMap<>();
     for (int i = 0; i < owners.labels().size(); i++) {
       byte[] key = owners.keys().get(i);
-      String label = hex(owners.labels().get(i));
+      String label = HexFormat.of().formatHex(owners.labels().get(i)); // as the trace writes labels
       ownerOf.put(label, key == null ? null : new String(key, StandardCharsets.UTF_8));
       if (key != null) {
         labelsOf.computeIfAbsent(new String(key, StandardCharsets.UTF_8), k -> new ArrayList<>()).add(label);
@@ -104,13 +105,5 @@ public class LoadLinkage {
       }
     }
     return false;
-  }
-
-  private static String hex(byte[] bytes) {
-    StringBuilder s = new StringBuilder();
-    for (byte b : bytes) {
-      s.append(String.format("%02x", b));
-    }
-    return s.toString();
   }
 }
