@@ -29,8 +29,10 @@ import picocli.CommandLine;
  * {@code encrypted} must fail, so the audit has teeth.
  *
  * <p>What it caught: the binding used to start every state from a uniform estimate, so a default
- * zipfian run was not smoothed at all (chi-square p = 0, split-half rank correlation ~0.3); and
- * every reopen read a fixed canary label, a label of its own in the run's transcript.
+ * zipfian run was not smoothed at all (chi-square p = 0, split-half rank correlation ~0.3);
+ * every reopen read a fixed canary label, a label of its own in the run's transcript; and every
+ * insert of the load read its own key's label, so the labels the load never read were all dummies
+ * (0 key labels and 616 dummies on the code before the fix, about half and half after).
  */
 class DefaultPathAuditTest {
   private static final int RECORDS = 2000;
@@ -85,12 +87,46 @@ class DefaultPathAuditTest {
     java.nio.file.Files.createDirectories(base);
     YcsbProcess.Result load = ycsb(base, "load", PancakeBinding.class.getName(), base.resolve("pancake-load.trace"));
     assertTrue(load.stderr().contains("[pancake] estimate: the workload: YCSB load phase"), load.toString());
+    assertLoadKeepsKeyLabelsAmongTheUnread(base.resolve("data").resolve("pancake").resolve("state"),
+        base.resolve("pancake-load.trace"));
     YcsbProcess.Result run = ycsb(base, "run", PancakeBinding.class.getName(), base.resolve("pancake-run.trace"));
     assertTrue(run.stderr().contains("[pancake] estimate: the workload: YCSB run phase, requestdistribution=zipfian"),
         run.toString());
     String pancakeLoad = audit(base, "pancake", base.resolve("pancake-load.trace"), distribution);
     assertTrue(pancakeLoad.contains("verdict      no leakage detected"), pancakeLoad);
     return audit(base, "pancake", base.resolve("pancake-run.trace"), distribution);
+  }
+
+  /**
+   * The labels a load never read are as often key labels as dummies (ground truth read before the
+   * run's swap moves replicas). While a put read its own key's replica, every key's label was read
+   * at its insert and the unread labels were all dummies (security.md, "the load").
+   */
+  private static void assertLoadKeepsKeyLabelsAmongTheUnread(Path state, Path trace) throws java.io.IOException {
+    java.util.Set<String> read = new java.util.HashSet<>();
+    for (String line : java.nio.file.Files.readAllLines(trace)) {
+      if (line.startsWith("R ")) {
+        read.add(line.split(" ")[1]);
+      }
+    }
+    io.pancakej.PancakeClient.LabelOwners owners = io.pancakej.PancakeClient.labelOwners(state,
+        io.pancakej.crypto.MasterKey.load(state.resolve("master.key")));
+    int keyLabels = 0;
+    int others = 0;
+    for (int i = 0; i < owners.labels().size(); i++) {
+      if (!read.contains(java.util.HexFormat.of().formatHex(owners.labels().get(i)))) {
+        if (owners.keys().get(i) != null) {
+          keyLabels++;
+        } else {
+          others++;
+        }
+      }
+    }
+    System.out.printf("--- load: labels never read: %d key labels, %d dummies%n", keyLabels, others);
+    assertTrue(keyLabels + others > 100, "too few unread labels to judge: " + keyLabels + " + " + others);
+    double share = keyLabels / (double) (keyLabels + others);
+    assertTrue(share > 0.3 && share < 0.7, "the load's unread labels are " + keyLabels + " key labels and " + others
+        + " dummies: the store tells key labels from dummies");
   }
 
   /** The true key distribution of a YCSB zipfian run over the records, as the audit reads it. */
