@@ -149,7 +149,10 @@ final class Requests {
           + " serves requests, which would wait for itself");
     }
     count.increment();
-    if (keySlot >= 0 && proxy.estimator != null) {
+    if (keySlot >= 0 && proxy.estimator != null && op != Request.Op.PUT) {
+      // the estimate is of the requests that read their own key: a put's real access is drawn
+      // from it (TickRunner.realAccess), so counting puts would skew it towards keys that are
+      // mostly written, whose labels would then be read less than the rest
       proxy.estimator.record(keySlot);
     }
     Request request = new Request(op, keySlot, value, merge);

@@ -165,12 +165,13 @@ final class TickRunner implements Ticks {
    * The replica a real access reads. A get, update or delete needs its key's stored value: one of
    * its key's replicas (paper Fig. 2). A put needs none: its value waits in the UpdateCache for
    * its key's replicas' next accesses, real or fake, and its access goes to a replica drawn from
-   * the estimate, as an empty queue's does. For independent requests the two draws have one
-   * distribution; but a load inserts each key once, and reading the key's own replica would read
-   * each key's label at its insert, where a store that knows the insert order finds it
-   * (docs/security.md, "the load"). It costs about no memory the paper's put did not: a put's
-   * value reaches the log after its tick's write-back is sealed, so that write-back seldom carried
-   * it either (a 20 000-record YCSB load ended with 8 275 values waiting before, 8 844 after).
+   * the estimate, as an empty queue's does. The estimate is learned from the requests that read
+   * their own key ({@link Requests}), so every real access, redirected or not, follows it, however
+   * puts are spread over keys; a load, which inserts each key once, would otherwise read each
+   * key's label at its insert, where a store that knows the insert order finds it
+   * (docs/security.md, "the load"). The cost: a put's value waits in the UpdateCache until every
+   * replica of its key has been accessed (with the log on, the paper's put mostly waited too: its
+   * value reaches the log after its tick's write-back is sealed).
    */
   private static int realAccess(Phase p, Request r, RandomGenerator rnd) {
     if (r == null || r.keySlot < 0 || r.op == Request.Op.PUT) {

@@ -69,7 +69,8 @@ class LoadLinkageTest {
     Verdict v = load("own", true);
     System.out.printf("load, each insert reads its own replica: never read %d key labels / %d dummies; linked %.3f"
         + " (chance %.3f)%n", v.neverReadKeyLabels(), v.neverReadDummies(), v.linked(), v.chance());
-    assertTrue(v.neverReadDummies() > 15, "too few never-read labels to judge: " + v); // all dummies: p = 2^-15 for a fair mix
+    // ~30 expected; none of 10 or more being a key label has p < 2^-10 for a fair mix
+    assertTrue(v.neverReadDummies() >= 10, "too few never-read labels to judge: " + v);
     assertTrue(v.keyShareOfNeverRead() < 0.05, "the attack did not tell key labels from dummies: " + v);
     assertTrue(v.linked() > v.chance() * 2, "the attack did not link keys to labels: " + v);
   }
