@@ -235,13 +235,14 @@ public final class Audit implements Callable<Integer> {
     }
 
     boolean repeats = repeatTest(accesses, universe, universeIndex, truth, weights);
+    boolean dummiesApart = dummyTest(universe, counts, truth);
 
     List<AuditStats.AttackResult> attack = AuditStats.attack(all, truth.owner(), keys, top);
     boolean attackWins = false;
     if (persists && !"pathoram".equalsIgnoreCase(scheme)) {
       leak = true; // the store sees the same labels hot in both halves, with no ground truth needed
     }
-    leak |= repeats;
+    leak |= repeats || dummiesApart;
     if (truth.owner().isEmpty()) {
       out.println("attack       labels belong to no key (buckets): nothing to recover");
     }
@@ -256,8 +257,8 @@ public final class Audit implements Callable<Integer> {
     if ("pathoram".equalsIgnoreCase(scheme) && !attackWins) {
       out.println("verdict      no key leakage detected: bucket labels belong to no key and every access reads one uniformly random path");
     } else if (leak || attackWins) {
-      out.println("verdict      LEAKS: " + (leak ? "label accesses are not uniform, persist, or repeat at short range"
-          + " (p < 0.001)" : "")
+      out.println("verdict      LEAKS: " + (leak ? "label accesses are not uniform, persist, repeat at short range,"
+          + " or tell key labels from dummies (p < 0.001)" : "")
           + (leak && attackWins ? "; " : "") + (attackWins ? "frequency analysis recovers keys beyond chance" : ""));
     } else {
       out.println("verdict      no leakage detected: uniform label accesses and an attack no better than chance");
@@ -314,6 +315,36 @@ public final class Audit implements Callable<Integer> {
           + " for pancake, docs/security.md, \"Correlated queries\")%n", Double.isNaN(rho) ? 0 : rho);
     }
     return r.excess();
+  }
+
+  /**
+   * PANCAKE only, with the ground truth: are the labels of keys read like the labels of no key
+   * (dummies, unused key slots)? Smoothing gives every replica slot the same access probability,
+   * whoever owns it, so the two groups' counts must have one distribution. Catches what uniformity
+   * tests for popularity miss: a load that read each key's label once, at its insert, left key
+   * labels with counts of at least 1 and only dummies unread (docs/security.md, "the load"); a
+   * read-modify-write mix gives key labels more reads.
+   */
+  private boolean dummyTest(Set<String> universe, Map<String, Long> counts, GroundTruth truth) {
+    if (!"pancake".equalsIgnoreCase(scheme)) {
+      return false;
+    }
+    List<Long> keyLabels = new ArrayList<>();
+    List<Long> others = new ArrayList<>();
+    for (String label : universe) {
+      (truth.owner().containsKey(label) ? keyLabels : others).add(counts.getOrDefault(label, 0L));
+    }
+    AuditStats.Homogeneity h = AuditStats.homogeneity(keyLabels.stream().mapToLong(Long::longValue).toArray(),
+        others.stream().mapToLong(Long::longValue).toArray());
+    if (h.bins() < 2) {
+      out.printf(Locale.ROOT, "dummies      %d key labels, %d labels of no key: too few to compare%n", h.labelsA(),
+          h.labelsB());
+      return false;
+    }
+    out.printf(Locale.ROOT, "dummies      key labels vs labels of no key (ground truth): never read %d of %d vs %d of %d;"
+        + " count histograms chi-square %.1f on %d df, p = %.3g%s%n", h.zeroA(), h.labelsA(), h.zeroB(), h.labelsB(),
+        h.chiSquare(), h.bins() - 1, h.pValue(), h.apart() ? "  APART" : "");
+    return h.apart();
   }
 
   /**

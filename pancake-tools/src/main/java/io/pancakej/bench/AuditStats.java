@@ -55,6 +55,74 @@ final class AuditStats {
     return new Uniformity(counts.length, total, chi, Math.max(0.0, 1.0 - p), max, min);
   }
 
+  /**
+   * Whether two groups of labels (a key's labels, labels of no key) are read alike: the histograms
+   * of their access counts compared by a chi-square test of homogeneity. Count values are merged
+   * into bins, from 0 up, until each bin's expected count in the smaller group is at least 5.
+   *
+   * @param bins the bins compared (1 when there is nothing to compare: too few labels)
+   */
+  record Homogeneity(int bins, double chiSquare, double pValue, long zeroA, int labelsA, long zeroB, int labelsB) {
+    /** Significant at p below 0.001, like every other test of the audit. */
+    boolean apart() {
+      return bins > 1 && pValue < 1e-3;
+    }
+  }
+
+  static Homogeneity homogeneity(long[] a, long[] b) {
+    long max = 0;
+    for (long c : a) {
+      max = Math.max(max, c);
+    }
+    for (long c : b) {
+      max = Math.max(max, c);
+    }
+    int values = (int) Math.min(max + 1, 1 << 20);
+    long[] ha = histogram(a, values);
+    long[] hb = histogram(b, values);
+    double smaller = Math.min(a.length, b.length) / (double) (a.length + b.length);
+    double minPooled = smaller == 0 ? Double.POSITIVE_INFINITY : 5 / smaller;
+    List<long[]> bins = new ArrayList<>();
+    long binA = 0;
+    long binB = 0;
+    for (int v = 0; v < values; v++) {
+      binA += ha[v];
+      binB += hb[v];
+      if (binA + binB >= minPooled) {
+        bins.add(new long[] {binA, binB});
+        binA = 0;
+        binB = 0;
+      }
+    }
+    if (binA + binB > 0 && !bins.isEmpty()) { // the tail joins the last full bin
+      long[] last = bins.get(bins.size() - 1);
+      last[0] += binA;
+      last[1] += binB;
+    }
+    long zeroA = ha.length > 0 ? ha[0] : 0;
+    long zeroB = hb.length > 0 ? hb[0] : 0;
+    if (bins.size() < 2) {
+      return new Homogeneity(bins.size(), 0, 1, zeroA, a.length, zeroB, b.length);
+    }
+    double chi = 0;
+    for (long[] bin : bins) {
+      double pooled = bin[0] + bin[1];
+      double ea = pooled * a.length / (a.length + b.length);
+      double eb = pooled - ea;
+      chi += (bin[0] - ea) * (bin[0] - ea) / ea + (bin[1] - eb) * (bin[1] - eb) / eb;
+    }
+    double p = 1 - new ChiSquaredDistribution(null, bins.size() - 1.0).cumulativeProbability(chi);
+    return new Homogeneity(bins.size(), chi, Math.max(0.0, p), zeroA, a.length, zeroB, b.length);
+  }
+
+  private static long[] histogram(long[] counts, int values) {
+    long[] h = new long[values];
+    for (long c : counts) {
+      h[(int) Math.min(c, values - 1)]++;
+    }
+    return h;
+  }
+
   /** Attack outcome on the {@code k} most popular keys. */
   record AttackResult(int k, int recovered, double chance, double pValue) {
     /** Whether the attack recovered significantly more than chance (p below 0.001). */

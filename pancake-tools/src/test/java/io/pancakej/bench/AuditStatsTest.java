@@ -119,6 +119,46 @@ class AuditStatsTest {
   }
 
   @Test
+  void keyLabelsAndDummies_readAlike_pass_aLoadThatReadsEveryKeyOnce_isApart() {
+    // 2n labels, ~2.2 reads each, n of them keys: smoothing reads every label alike
+    SplittableRandom rnd = new SplittableRandom(9);
+    int n = 20_000;
+    long[] keyLabels = new long[n];
+    long[] dummies = new long[n];
+    for (int i = 0; i < (int) (2.2 * 2 * n); i++) {
+      int label = rnd.nextInt(2 * n);
+      (label < n ? keyLabels : dummies)[label % n]++;
+    }
+    AuditStats.Homogeneity alike = AuditStats.homogeneity(keyLabels, dummies);
+    assertTrue(alike.bins() > 3 && !alike.apart(), "labels read alike found apart: " + alike);
+
+    // a load whose inserts read their own key's label (uniform estimate): one real read per key label
+    // at its insert, other real reads spread over key labels, fakes over dummies only -- the same
+    // mean, 2.2, in both groups; what differs is the shape (no key label unread)
+    long[] loadKeys = new long[n];
+    long[] loadDummies = new long[n];
+    for (int i = 0; i < n; i++) {
+      loadKeys[i]++;
+    }
+    for (int i = 0; i < (int) (1.2 * n); i++) {
+      loadKeys[rnd.nextInt(n)]++;
+    }
+    for (int i = 0; i < (int) (2.2 * n); i++) {
+      loadDummies[rnd.nextInt(n)]++;
+    }
+    AuditStats.Homogeneity load = AuditStats.homogeneity(loadKeys, loadDummies);
+    assertTrue(load.apart(), "the load's key labels were not told from dummies: " + load);
+    assertEquals(0, load.zeroA());
+  }
+
+  @Test
+  void homogeneity_withTooFewLabels_comparesNothing() {
+    AuditStats.Homogeneity h = AuditStats.homogeneity(new long[] {1, 2}, new long[] {});
+    assertTrue(h.bins() < 2, "bins: " + h.bins());
+    assertFalse(h.apart());
+  }
+
+  @Test
   void aLabelNeverRead_makesTheRatioInfinite() {
     AuditStats.Uniformity u = AuditStats.uniformity(new long[] {5, 0, 5});
     assertEquals(Double.POSITIVE_INFINITY, u.maxMinRatio());
