@@ -22,7 +22,8 @@ package io.pancakej;
  * @param swapCacheBytes bytes of those values
  * @param lastChangeTestP p-value of the distribution-change detector's last test ({@code NaN}
  *     when the proxy does not adapt or has not tested yet)
- * @param estimateSamples accesses the estimate in force was learned from; -1 for a declared
+ * @param estimateSamples requests the estimate in force was learned from (gets, updates and
+ *     deletes: puts draw their access from it and are not counted); -1 for a declared
  *     distribution, 0 for the uniform estimate assumed without one
  * @param estimateSource where the estimate in force came from, in words
  */

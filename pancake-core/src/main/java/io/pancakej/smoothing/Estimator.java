@@ -9,8 +9,9 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
 
 /**
- * Estimation and change detection (paper section 5.3), off the request path. Requests record
- * their key slot into a lock-free ring; a background thread counts them into a test window.
+ * Estimation and change detection (paper section 5.3), off the request path. Gets, updates and
+ * deletes record their key slot into a lock-free ring (puts are not counted: their real access is
+ * drawn from the estimate, {@link TickRunner}); a background thread counts them into a test window.
  *
  * <p>Windows are disjoint and grow: the first after a new estimate holds {@code firstWindow}
  * accesses when the estimate was only assumed (no prior), as many as it was learned from when

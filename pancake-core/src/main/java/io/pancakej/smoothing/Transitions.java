@@ -117,8 +117,8 @@ final class Transitions {
   void onEstimate(double[] newEstimate, long samples, boolean detected) {
     if (proxy.isOpen()) {
       start(newEstimate, samples, detected
-          ? "learned: a change was detected, estimate from the last " + samples + " accesses"
-          : "learned from " + samples + " accesses");
+          ? "learned: a change was detected, estimate from the last " + samples + " gets, updates and deletes"
+          : "learned from " + samples + " gets, updates and deletes");
     }
   }
 
