@@ -103,19 +103,13 @@ class DefaultPathAuditTest {
    * at its insert and the unread labels were all dummies (security.md, "the load").
    */
   private static void assertLoadKeepsKeyLabelsAmongTheUnread(Path state, Path trace) throws java.io.IOException {
-    java.util.Set<String> read = new java.util.HashSet<>();
-    for (String line : java.nio.file.Files.readAllLines(trace)) {
-      if (line.startsWith("R ")) {
-        read.add(line.split(" ")[1]);
-      }
-    }
-    io.pancakej.PancakeClient.LabelOwners owners = io.pancakej.PancakeClient.labelOwners(state,
-        io.pancakej.crypto.MasterKey.load(state.resolve("master.key")));
+    Map<String, Long> reads = Audit.readTranscript(trace, 0, "R");
+    GroundTruth truth = GroundTruth.pancake(state, io.pancakej.crypto.MasterKey.load(state.resolve("master.key")));
     int keyLabels = 0;
     int others = 0;
-    for (int i = 0; i < owners.labels().size(); i++) {
-      if (!read.contains(java.util.HexFormat.of().formatHex(owners.labels().get(i)))) {
-        if (owners.keys().get(i) != null) {
+    for (String label : truth.labels()) {
+      if (!reads.containsKey(label)) {
+        if (truth.owner().containsKey(label)) {
           keyLabels++;
         } else {
           others++;
