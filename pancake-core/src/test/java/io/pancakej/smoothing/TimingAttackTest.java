@@ -125,7 +125,7 @@ class TimingAttackTest {
   }
 
   /** One store call as the store saw it: when, and which labels it read. */
-  private record Call(long at, List<String> reads) {}
+  record Call(long at, List<String> reads) {}
 
   /** Calls with reads issued after {@code from} (lines of one call share their timestamp). */
   static List<Call> readCalls(Path trace, long from) throws IOException {
