@@ -67,7 +67,7 @@ final class Proxy implements Engine {
   volatile boolean pendingFinish;
   private final AtomicBoolean open = new AtomicBoolean(true);
   final TickRunner runner;
-  final Requests requests = new Requests(this);
+  final Requests requests;
   final Emitter emitter;
   final LogWriter log;
   final Estimator estimator;
@@ -79,6 +79,7 @@ final class Proxy implements Engine {
       ReplicaCodec codec, Phase phase, byte[][] keyOfSlot, int[] freeOrder, int nextFree, byte[] stateId,
       long walSequence, long estimateSamples, String estimateSource, ProxyState.KeyEpoch savedKeyEpoch) {
     this.clock = clock;
+    this.requests = new Requests(this, threads(config, "pancake-callbacks"));
     this.store = store;
     this.stateDir = stateDir;
     this.masterKey = masterKey;
@@ -257,6 +258,7 @@ final class Proxy implements Engine {
         failure = e;
       } finally {
         runner.close(); // the last answers given
+        requests.closeCallbacks(); // and the callbacks of the asynchronous ones run
       }
       log.close();
       checkpointer.close();
@@ -309,25 +311,25 @@ final class Proxy implements Engine {
     return requests.delete(key);
   }
 
-  /** {@link #get}, completing on the common pool (see {@link Requests#getAsync}). */
+  /** {@link #get}, completing on the client's callback thread (see {@link Requests#getAsync}). */
   @Override
   public CompletableFuture<Optional<byte[]>> getAsync(byte[] key) {
     return requests.getAsync(key);
   }
 
-  /** {@link #put}, completing on the common pool. */
+  /** {@link #put}, completing on the client's callback thread. */
   @Override
   public CompletableFuture<Void> putAsync(byte[] key, byte[] value) {
     return requests.putAsync(key, value);
   }
 
-  /** {@link #update}, completing on the common pool. */
+  /** {@link #update}, completing on the client's callback thread. */
   @Override
   public CompletableFuture<Boolean> updateAsync(byte[] key, UnaryOperator<byte[]> merge) {
     return requests.updateAsync(key, merge);
   }
 
-  /** {@link #delete}, completing on the common pool. */
+  /** {@link #delete}, completing on the client's callback thread. */
   @Override
   public CompletableFuture<Boolean> deleteAsync(byte[] key) {
     return requests.deleteAsync(key);

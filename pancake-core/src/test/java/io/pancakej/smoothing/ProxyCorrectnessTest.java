@@ -166,6 +166,41 @@ class ProxyCorrectnessTest {
     }
   }
 
+  /**
+   * Asynchronous answers complete on the client's one callback thread: not a tick's thread, and
+   * not a thread per completion (CompletableFuture's default executor starts one per completion
+   * when the machine has fewer than three cores, which cost 4x in throughput on two). The thread
+   * stops at close. Fails on a client that completes them with {@code whenCompleteAsync} alone.
+   */
+  @Test
+  void asyncAnswers_completeOnOneCallbackThread_whichStopsAtClose() throws Exception {
+    MemoryStore store = new MemoryStore();
+    java.util.Set<Thread> ran = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    Proxy proxy = open(store, 100);
+    try {
+      for (int k = 0; k < 20; k++) {
+        proxy.put(key(k), new byte[] {(byte) k});
+      }
+      java.util.List<java.util.concurrent.CompletableFuture<?>> pending = new java.util.ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        java.util.concurrent.CompletableFuture<?> f = i % 3 == 0
+            ? proxy.putAsync(key(i % 20), new byte[] {(byte) i})
+            : proxy.getAsync(key(i % 40));
+        pending.add(f.whenComplete((v, e) -> ran.add(Thread.currentThread())));
+      }
+      for (java.util.concurrent.CompletableFuture<?> f : pending) {
+        f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    } finally {
+      proxy.close();
+    }
+    assertEquals(1, ran.size(), "callbacks ran on " + ran.size() + " threads, e.g. " + ran.iterator().next());
+    Thread callbacks = ran.iterator().next();
+    assertEquals("pancake-callbacks", callbacks.getName());
+    callbacks.join(10_000);
+    assertFalse(callbacks.isAlive(), "the callback thread outlived close");
+  }
+
   @Test
   void stateSurvivesReopen_includingPendingUpdates() {
     MemoryStore store = new MemoryStore();
