@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 
 import io.pancakej.bench.ShellWords;
 import io.pancakej.ycsb.Bindings;
+import io.pancakej.ycsb.InFlightClient;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,7 +46,9 @@ import picocli.CommandLine.Spec;
 final class Ycsb implements Callable<Integer> {
   /** The commands, as in stock bin/ycsb. */
   enum Phase {
-    LOAD("site.ycsb.Client", "-load"), RUN("site.ycsb.Client", "-t"), SHELL("site.ycsb.CommandLine", null);
+    LOAD("site.ycsb.Client", "-load"), RUN("site.ycsb.Client", "-t"), SHELL("site.ycsb.CommandLine", null),
+    /** load and run with {@code -inflight D}: the workload through the asynchronous API. */
+    LOAD_IN_FLIGHT(InFlightClient.class.getName(), "-load"), RUN_IN_FLIGHT(InFlightClient.class.getName(), "-t");
 
     final String main;
     final String flag;
@@ -57,7 +60,8 @@ final class Ycsb implements Callable<Integer> {
   }
 
   /** YCSB options that take a value: a value is never read as -h. */
-  private static final Set<String> VALUED = Set.of("-P", "-p", "-threads", "-target", "-l", "-db");
+  private static final Set<String> VALUED = Set.of("-P", "-p", "-threads", "-target", "-l", "-db",
+      InFlightClient.IN_FLIGHT_OPTION);
 
   @Parameters(paramLabel = "ARG", description = "load|run|shell <binding> [YCSB args], as for stock bin/ycsb")
   List<String> args = new ArrayList<>();
@@ -77,6 +81,8 @@ final class Ycsb implements Callable<Integer> {
         + "    -s             Print status to stderr%n"
         + "    -target n      Target ops/sec (default: unthrottled)%n"
         + "    -threads n     Number of client threads (default: 1)%n"
+        + "    -inflight d    Requests each thread keeps in flight, through the asynchronous API%n"
+        + "                   (not stock YCSB: io.pancakej.ycsb.InFlightClient runs the workload)%n"
         + "    -cp path       Additional Java classpath entries (prepended)%n"
         + "    -jvm-args args Additional arguments to the JVM (JAVA_OPTS too)%n"
         + "%nExit status: that of YCSB; 1 also for an unreadable -P file or failed inserts,"
@@ -181,6 +187,14 @@ final class Ycsb implements Callable<Integer> {
     };
     if (positional.size() < 2) {
       throw new IllegalArgumentException("missing binding (" + Bindings.names() + ")");
+    }
+    if (rest.contains(InFlightClient.IN_FLIGHT_OPTION)) {
+      phase = switch (phase) {
+        case LOAD -> Phase.LOAD_IN_FLIGHT;
+        case RUN -> Phase.RUN_IN_FLIGHT;
+        default -> throw new IllegalArgumentException(InFlightClient.IN_FLIGHT_OPTION + " is for load and run, not "
+            + positional.get(0));
+      };
     }
     return new Invocation(phase, Bindings.className(positional.get(1)), cp, jvm, rest);
   }

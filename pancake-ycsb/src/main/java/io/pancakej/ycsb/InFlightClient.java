@@ -1,0 +1,394 @@
+package io.pancakej.ycsb;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.SimpleDateFormat;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.Vector;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.pancakej.KvClient;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+import site.ycsb.Workload;
+import site.ycsb.WorkloadException;
+import site.ycsb.measurements.Measurements;
+import site.ycsb.measurements.exporter.TextMeasurementsExporter;
+
+/**
+ * YCSB's workloads through {@link KvClient}'s asynchronous API ({@code bin/ycsb load|run <binding>
+ * ... -inflight D}). Stock YCSB's client threads each wait for one request at a time; here each of
+ * {@code -threads} threads keeps up to D requests in flight ({@code getAsync}, {@code updateAsync},
+ * {@code putAsync}, {@code deleteAsync}), as an application on the library's asynchronous API does
+ * (and as the C++ reference's benchmark client does, with batches of keys).
+ *
+ * <p>Keys, operations and values come from the same workload ({@code -p workload}, YCSB's
+ * {@code CoreWorkload} by default) stock YCSB would run; the client is the binding's, opened the
+ * same way (same defaults, same state). Each request's latency, from its submission to its
+ * completion, goes to YCSB's {@link Measurements} and the summary is printed in YCSB's text format,
+ * so whatever reads YCSB's output reads this. Differences from stock YCSB: a read's value is not
+ * decoded (the workload never sees it, so {@code dataintegrity} is refused), {@code -target} is not
+ * supported, and a scan is {@code NOT_IMPLEMENTED} as it is in every binding. A scheme whose
+ * asynchronous calls run on the calling thread (every scheme but {@code pancake}) gets one request
+ * at a time per thread whatever D is.
+ */
+public final class InFlightClient {
+  /** The option naming the requests each thread keeps in flight. */
+  public static final String IN_FLIGHT_OPTION = "-inflight";
+  /** The most requests in flight a thread may keep. */
+  public static final int MAX_IN_FLIGHT = 100_000;
+
+  private InFlightClient() {}
+
+  public static void main(String[] args) {
+    int rc;
+    try {
+      rc = run(args, System.out, System.err);
+    } catch (UsageException e) {
+      System.err.println(e.getMessage());
+      System.err.println("Usage: java " + InFlightClient.class.getName() + " -db <binding class> [-P file]... "
+          + "[-p name=value]... [-threads n] " + IN_FLIGHT_OPTION + " d [-s] -load|-t");
+      rc = 2;
+    }
+    System.exit(rc);
+  }
+
+  /** A command line this client cannot run; the message names the argument. */
+  static final class UsageException extends IllegalArgumentException {
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  /** The parsed command line. */
+  record Options(String dbClass, Properties props, int threads, int inFlight, boolean status, boolean load) {}
+
+  /** Parses YCSB's Client options that this client supports, in YCSB's way ({@code -p} wins over {@code -P}). */
+  static Options parse(String[] args) {
+    Properties files = new Properties();
+    Properties overrides = new Properties();
+    String db = null;
+    Integer threads = null;
+    Integer inFlight = null;
+    boolean status = false;
+    Boolean load = null;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      switch (a) {
+        case "-load", "-t" -> load = a.equals("-load");
+        case "-s" -> status = true;
+        case "-db", "-P", "-p", "-threads", IN_FLIGHT_OPTION -> {
+          if (i + 1 >= args.length) {
+            throw new UsageException("Missing argument value for " + a);
+          }
+          String v = args[++i];
+          switch (a) {
+            case "-db" -> db = v;
+            case "-P" -> {
+              try (InputStream in = Files.newInputStream(Path.of(v))) {
+                files.load(in);
+              } catch (IOException e) {
+                throw new UsageException("Unable to open the properties file " + v + ": " + e.getMessage());
+              }
+            }
+            case "-p" -> {
+              int eq = v.indexOf('=');
+              if (eq <= 0) {
+                throw new UsageException("-p takes name=value, not '" + v + "'");
+              }
+              overrides.setProperty(v.substring(0, eq), v.substring(eq + 1));
+            }
+            case "-threads" -> threads = positive(a, v, 100_000);
+            default -> inFlight = positive(a, v, MAX_IN_FLIGHT);
+          }
+        }
+        default -> throw new UsageException("Unknown option " + a
+            + (a.equals("-target") ? " (a target rate is not supported with " + IN_FLIGHT_OPTION + ")" : ""));
+      }
+    }
+    if (db == null) {
+      throw new UsageException("Missing argument value for -db (a PANCAKE-J binding class)");
+    }
+    if (inFlight == null) {
+      throw new UsageException("Missing " + IN_FLIGHT_OPTION + " (requests each thread keeps in flight)");
+    }
+    if (load == null) {
+      throw new UsageException("Missing -load or -t");
+    }
+    Properties props = new Properties();
+    props.putAll(files);
+    props.putAll(overrides);
+    if (threads == null) {
+      threads = positive("threadcount", props.getProperty("threadcount", "1"), 100_000);
+    }
+    props.setProperty(KvClientBinding.DO_TRANSACTIONS_PROPERTY, Boolean.toString(!load));
+    if (Boolean.parseBoolean(props.getProperty("dataintegrity", "false").trim())) {
+      throw new UsageException("dataintegrity=true checks a read's value when the read returns; with "
+          + IN_FLIGHT_OPTION + " it returns before the value arrives (run it without " + IN_FLIGHT_OPTION + ")");
+    }
+    return new Options(db, props, threads, inFlight, status, load);
+  }
+
+  private static int positive(String option, String value, int max) {
+    try {
+      int n = Integer.parseInt(value.trim());
+      if (n >= 1 && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException(option + " takes a whole number in [1, " + max + "], not '" + value + "'");
+  }
+
+  /** Runs the phase; returns 0, or 1 when the binding or the workload cannot start. */
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    Options o = parse(args);
+    Measurements.setProperties(o.props());
+    Measurements measurements = Measurements.getMeasurements();
+    KvClientBinding binding;
+    Workload workload;
+    try {
+      Object instance = Class.forName(o.dbClass()).getDeclaredConstructor().newInstance();
+      if (!(instance instanceof KvClientBinding b)) {
+        throw new UsageException(IN_FLIGHT_OPTION + " runs PANCAKE-J's bindings only, not " + o.dbClass());
+      }
+      binding = b;
+      String workloadClass = o.props().getProperty("workload", "site.ycsb.workloads.CoreWorkload").trim();
+      workload = (Workload) Class.forName(workloadClass).getDeclaredConstructor().newInstance();
+      workload.init(o.props());
+    } catch (ReflectiveOperationException | WorkloadException | ClassCastException e) {
+      err.println("ycsb " + IN_FLIGHT_OPTION + ": cannot start: " + KvClientBinding.describe(e));
+      return 1;
+    }
+    binding.setProperties(o.props());
+    try {
+      binding.init();
+    } catch (DBException e) {
+      err.println(e.getMessage());
+      return 1;
+    }
+    long operations = o.load() ? loadCount(o.props()) : Long.parseLong(o.props().getProperty("operationcount", "0").trim());
+    err.printf(Locale.ROOT, "[inflight] %s phase: %d operations, %d threads x %d requests in flight%n",
+        o.load() ? "load" : "run", operations, o.threads(), o.inFlight());
+    AtomicLong done = new AtomicLong();
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    long start = System.nanoTime();
+    for (int t = 0; t < o.threads(); t++) {
+      long share = operations / o.threads() + (t < operations % o.threads() ? 1 : 0);
+      Object state;
+      try {
+        state = workload.initThread(o.props(), t, o.threads());
+      } catch (WorkloadException e) {
+        err.println("ycsb " + IN_FLIGHT_OPTION + ": cannot start thread " + t + ": " + KvClientBinding.describe(e));
+        workload.requestStop();
+        break;
+      }
+      Driver driver = new Driver(binding, o.inFlight(), measurements, done);
+      Thread thread = new Thread(() -> driver.drive(workload, state, share, o.load()), "inflight-" + t);
+      thread.setUncaughtExceptionHandler((th, e) -> {
+        failures.add(e);
+        workload.requestStop();
+      });
+      threads.add(thread);
+      thread.start();
+    }
+    Thread status = o.status() ? startStatus(done, start, o.props(), err) : null;
+    for (Thread t : threads) {
+      joinUninterruptibly(t);
+    }
+    long elapsedNs = System.nanoTime() - start;
+    if (status != null) {
+      status.interrupt();
+      joinUninterruptibly(status);
+    }
+    try {
+      binding.cleanup();
+    } catch (DBException e) {
+      err.println(e.getMessage());
+    }
+    for (Throwable f : failures) {
+      err.println("ycsb " + IN_FLIGHT_OPTION + ": a thread failed: " + KvClientBinding.describe(f));
+    }
+    double ms = elapsedNs / 1e6;
+    out.printf(Locale.ROOT, "[OVERALL], RunTime(ms), %.0f%n", ms);
+    out.printf(Locale.ROOT, "[OVERALL], Throughput(ops/sec), %s%n", done.get() * 1000.0 / ms);
+    out.printf(Locale.ROOT, "[OVERALL], Threads, %d%n", o.threads());
+    out.printf(Locale.ROOT, "[OVERALL], InFlightPerThread, %d%n", o.inFlight());
+    try {
+      TextMeasurementsExporter exporter = new TextMeasurementsExporter(out);
+      measurements.exportMeasurements(exporter);
+      exporter.close(); // flushes its writer; closing it does not close System.out
+    } catch (IOException e) {
+      err.println("ycsb " + IN_FLIGHT_OPTION + ": cannot print the measurements: " + e.getMessage());
+      return 1;
+    }
+    return failures.isEmpty() ? 0 : 1;
+  }
+
+  /** What YCSB's Client loads: insertcount if given, else recordcount. */
+  private static long loadCount(Properties props) {
+    String insert = props.getProperty("insertcount");
+    return Long.parseLong((insert == null || insert.isBlank() ? props.getProperty("recordcount", "0") : insert).trim());
+  }
+
+  private static void joinUninterruptibly(Thread t) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        t.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** YCSB's -s: completed operations and the rate of the last interval, every status.interval seconds. */
+  private static Thread startStatus(AtomicLong done, long start, Properties props, PrintStream err) {
+    long intervalMs = (long) (1000 * Double.parseDouble(props.getProperty("status.interval", "10").trim()));
+    Thread t = new Thread(() -> {
+      SimpleDateFormat format = new SimpleDateFormat("yyyy-MM-dd HH:mm:ss:SSS", Locale.ROOT);
+      long lastOps = 0;
+      long lastNs = start;
+      while (true) {
+        try {
+          Thread.sleep(intervalMs);
+        } catch (InterruptedException e) {
+          return;
+        }
+        long now = System.nanoTime();
+        long ops = done.get();
+        err.printf(Locale.ROOT, "%s %d sec: %d operations; %.1f current ops/sec;%n", format.format(new Date()),
+            (now - start) / 1_000_000_000L, ops, (ops - lastOps) * 1e9 / (now - lastNs));
+        lastOps = ops;
+        lastNs = now;
+      }
+    }, "inflight-status");
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  /**
+   * One thread's requests: the workload calls this {@link DB} as it would YCSB's, and each call
+   * submits its request and returns once fewer than D of this thread's requests are in flight. The
+   * workload therefore sees {@link Status#OK} for every accepted request; the request's own status
+   * and latency are recorded when it completes.
+   */
+  static final class Driver extends DB {
+    private final KvClientBinding binding;
+    private final int inFlight;
+    private final Semaphore permits;
+    private final Measurements measurements;
+    private final AtomicLong done;
+
+    Driver(KvClientBinding binding, int inFlight, Measurements measurements, AtomicLong done) {
+      this.binding = binding;
+      this.inFlight = inFlight;
+      this.permits = new Semaphore(inFlight);
+      this.measurements = measurements;
+      this.done = done;
+    }
+
+    void drive(Workload workload, Object state, long operations, boolean load) {
+      for (long i = 0; i < operations && !workload.isStopRequested(); i++) {
+        if (!(load ? workload.doInsert(this, state) : workload.doTransaction(this, state))) {
+          break;
+        }
+      }
+      permits.acquireUninterruptibly(inFlight); // every request of this thread has completed
+    }
+
+    private <T> Status submit(String op, Supplier<CompletableFuture<T>> call, Function<T, Status> status) {
+      permits.acquireUninterruptibly();
+      long start = System.nanoTime();
+      CompletableFuture<T> f;
+      try {
+        f = call.get();
+      } catch (RuntimeException e) {
+        Status s = binding.failure(op.toLowerCase(Locale.ROOT), e);
+        complete(op, start, s);
+        return s;
+      }
+      f.whenComplete((v, e) -> complete(op, start, e == null ? status.apply(v)
+          : binding.failure(op.toLowerCase(Locale.ROOT), unwrap(e))));
+      return Status.OK;
+    }
+
+    private static RuntimeException unwrap(Throwable e) {
+      Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+      return cause instanceof RuntimeException re ? re : new CompletionException(cause);
+    }
+
+    /** As YCSB's DBWrapper: the latency under op or op-FAILED, and the status under op. */
+    private void complete(String op, long start, Status s) {
+      try {
+        measurements.measure(s.isOk() ? op : op + "-FAILED", (int) ((System.nanoTime() - start) / 1000));
+        measurements.reportStatus(op, s);
+        done.incrementAndGet();
+      } finally {
+        permits.release();
+      }
+    }
+
+    private static byte[] key(String key) {
+      return KvClient.utf8(key);
+    }
+
+    @Override
+    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+      byte[] k = key(key);
+      return submit("READ", () -> binding.client().getAsync(k), v -> v.isPresent() ? Status.OK : Status.NOT_FOUND);
+    }
+
+    @Override
+    public Status update(String table, String key, Map<String, ByteIterator> values) {
+      byte[] k = key(key);
+      Map<String, byte[]> fields = RecordCodec.toBytes(values);
+      return submit("UPDATE", () -> binding.client().updateAsync(k, stored -> RecordCodec.merge(stored, fields)),
+          present -> present ? Status.OK : Status.NOT_FOUND);
+    }
+
+    @Override
+    public Status insert(String table, String key, Map<String, ByteIterator> values) {
+      byte[] k = key(key);
+      byte[] v = RecordCodec.encode(values);
+      return submit("INSERT", () -> binding.client().putAsync(k, v), x -> Status.OK);
+    }
+
+    @Override
+    public Status delete(String table, String key) {
+      byte[] k = key(key);
+      return submit("DELETE", () -> binding.client().deleteAsync(k), present -> present ? Status.OK : Status.NOT_FOUND);
+    }
+
+    @Override
+    public Status scan(String table, String startkey, int recordcount, Set<String> fields,
+        Vector<HashMap<String, ByteIterator>> result) {
+      measurements.reportStatus("SCAN", Status.NOT_IMPLEMENTED);
+      return Status.NOT_IMPLEMENTED;
+    }
+  }
+}
