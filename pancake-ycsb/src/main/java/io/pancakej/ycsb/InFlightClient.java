@@ -17,7 +17,6 @@ import java.util.Set;
 import java.util.Vector;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -35,9 +34,10 @@ import site.ycsb.measurements.exporter.TextMeasurementsExporter;
 /**
  * YCSB's workloads through {@link KvClient}'s asynchronous API ({@code bin/ycsb load|run <binding>
  * ... -inflight D}). Stock YCSB's client threads each wait for one request at a time; here each of
- * {@code -threads} threads keeps up to D requests in flight ({@code getAsync}, {@code updateAsync},
- * {@code putAsync}, {@code deleteAsync}), as an application on the library's asynchronous API does
- * (and as the C++ reference's benchmark client does, with batches of keys).
+ * {@code -threads} threads sends D requests at once ({@code getAsync}, {@code updateAsync},
+ * {@code putAsync}, {@code deleteAsync}) and waits for all of them before the next D, as an
+ * application on the library's asynchronous API does with {@code getAll} (and as the C++
+ * reference's benchmark client does with its batches of keys).
  *
  * <p>Keys, operations and values come from the same workload ({@code -p workload}, YCSB's
  * {@code CoreWorkload} by default) stock YCSB would run; the client is the binding's, opened the
@@ -292,37 +292,54 @@ public final class InFlightClient {
   }
 
   /**
-   * One thread's requests: the workload calls this {@link DB} as it would YCSB's, and each call
-   * submits its request and returns once fewer than D of this thread's requests are in flight. The
-   * workload therefore sees {@link Status#OK} for every accepted request; the request's own status
-   * and latency are recorded when it completes.
+   * One thread's requests: the workload calls this {@link DB} as it would YCSB's; each call submits
+   * its request and returns, and after every D submissions the thread waits until all D have
+   * completed (as {@code KvClient.getAll} does, and as the C++ reference's client does with a batch
+   * of keys: one wake-up per D requests, not one per request). The workload therefore sees
+   * {@link Status#OK} for every accepted request; the request's own status and latency are
+   * recorded when it completes.
    */
   static final class Driver extends DB {
     private final KvClientBinding binding;
     private final int inFlight;
-    private final Semaphore permits;
     private final Measurements measurements;
     private final AtomicLong done;
+    /** This thread's requests submitted and not yet completed. */
+    private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile Thread thread;
+    private int submitted;
 
     Driver(KvClientBinding binding, int inFlight, Measurements measurements, AtomicLong done) {
       this.binding = binding;
       this.inFlight = inFlight;
-      this.permits = new Semaphore(inFlight);
       this.measurements = measurements;
       this.done = done;
     }
 
     void drive(Workload workload, Object state, long operations, boolean load) {
+      thread = Thread.currentThread();
       for (long i = 0; i < operations && !workload.isStopRequested(); i++) {
         if (!(load ? workload.doInsert(this, state) : workload.doTransaction(this, state))) {
           break;
         }
       }
-      permits.acquireUninterruptibly(inFlight); // every request of this thread has completed
+      awaitAll();
+    }
+
+    /** Waits until every request this thread submitted has completed. */
+    private void awaitAll() {
+      while (pending.get() > 0) {
+        java.util.concurrent.locks.LockSupport.park(this);
+      }
+      submitted = 0;
     }
 
     private <T> Status submit(String op, Supplier<CompletableFuture<T>> call, Function<T, Status> status) {
-      permits.acquireUninterruptibly();
+      if (submitted == inFlight) {
+        awaitAll();
+      }
+      submitted++;
+      pending.incrementAndGet();
       long start = System.nanoTime();
       CompletableFuture<T> f;
       try {
@@ -349,7 +366,9 @@ public final class InFlightClient {
         measurements.reportStatus(op, s);
         done.incrementAndGet();
       } finally {
-        permits.release();
+        if (pending.decrementAndGet() == 0) {
+          java.util.concurrent.locks.LockSupport.unpark(thread);
+        }
       }
     }
 
