@@ -146,6 +146,7 @@ final class Ycsb implements Callable<Integer> {
     List<String> rest = new ArrayList<>();
     String cp = null;
     boolean value = false;
+    boolean inFlight = false;
     for (int i = 0; i < args.size(); i++) {
       String a = args.get(i);
       if (value) {
@@ -173,6 +174,7 @@ final class Ycsb implements Callable<Integer> {
       } else {
         rest.add(a);
         value = VALUED.contains(a);
+        inFlight |= a.equals(InFlightClient.IN_FLIGHT_OPTION);
       }
     }
     if (positional.isEmpty()) {
@@ -188,7 +190,7 @@ final class Ycsb implements Callable<Integer> {
     if (positional.size() < 2) {
       throw new IllegalArgumentException("missing binding (" + Bindings.names() + ")");
     }
-    if (rest.contains(InFlightClient.IN_FLIGHT_OPTION)) {
+    if (inFlight) {
       phase = switch (phase) {
         case LOAD -> Phase.LOAD_IN_FLIGHT;
         case RUN -> Phase.RUN_IN_FLIGHT;

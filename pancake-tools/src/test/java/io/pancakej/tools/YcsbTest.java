@@ -52,6 +52,19 @@ class YcsbTest {
   }
 
   @Test
+  void inflight_runsTheAsynchronousClient_forLoadAndRunOnly() throws Exception {
+    List<String> run = parse(null, "run", "pancake", "-P", "w", "-threads", "8", "-inflight", "50").command("java", "CP");
+    assertTrue(run.contains(io.pancakej.ycsb.InFlightClient.class.getName()), run.toString());
+    assertEquals(List.of("-P", "w", "-threads", "8", "-inflight", "50", "-t"), run.subList(run.size() - 7, run.size()));
+    List<String> load = parse(null, "load", "pancake", "-inflight", "4").command("java", "CP");
+    assertTrue(load.contains(io.pancakej.ycsb.InFlightClient.class.getName()) && load.get(load.size() - 1).equals("-load"));
+    assertEquals("-inflight is for load and run, not shell",
+        assertThrows(IllegalArgumentException.class, () -> parse(null, "shell", "pancake", "-inflight", "4")).getMessage());
+    assertTrue(parse(null, "run", "pancake", "-p", "-inflight").command("java", "CP").contains("site.ycsb.Client"),
+        "-inflight as an option's value is not the option");
+  }
+
+  @Test
   void help_anywhere_butNotAsAnOptionsValue() {
     assertThrows(Ycsb.HelpRequested.class, () -> parse(null, "-h"));
     assertThrows(Ycsb.HelpRequested.class, () -> parse(null, "load", "insecure", "--help"));

@@ -161,8 +161,8 @@ public final class InFlightClient {
   /** Runs the phase; returns 0, or 1 when the binding or the workload cannot start. */
   static int run(String[] args, PrintStream out, PrintStream err) {
     Options o = parse(args);
-    Measurements.setProperties(o.props());
-    Measurements measurements = Measurements.getMeasurements();
+    Measurements.setProperties(o.props()); // for the workload's own measurements
+    Measurements measurements = new Measurements(o.props()); // this run's alone (a JVM may run several)
     KvClientBinding binding;
     Workload workload;
     try {
