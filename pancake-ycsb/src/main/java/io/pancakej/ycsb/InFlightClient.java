@@ -161,6 +161,7 @@ public final class InFlightClient {
   /** Runs the phase; returns 0, or 1 when the binding or the workload cannot start. */
   static int run(String[] args, PrintStream out, PrintStream err) {
     Options o = parse(args);
+    long operations = count(o.load() ? loadCountProperty(o.props()) : "operationcount", o.props());
     Measurements.setProperties(o.props()); // for the workload's own measurements
     Measurements measurements = new Measurements(o.props()); // this run's alone (a JVM may run several)
     KvClientBinding binding;
@@ -185,7 +186,6 @@ public final class InFlightClient {
       err.println(e.getMessage());
       return 1;
     }
-    long operations = o.load() ? loadCount(o.props()) : Long.parseLong(o.props().getProperty("operationcount", "0").trim());
     err.printf(Locale.ROOT, "[inflight] %s phase: %d operations, %d threads x %d requests in flight%n",
         o.load() ? "load" : "run", operations, o.threads(), o.inFlight());
     AtomicLong done = new AtomicLong();
@@ -199,6 +199,7 @@ public final class InFlightClient {
         state = workload.initThread(o.props(), t, o.threads());
       } catch (WorkloadException e) {
         err.println("ycsb " + IN_FLIGHT_OPTION + ": cannot start thread " + t + ": " + KvClientBinding.describe(e));
+        failures.add(e);
         workload.requestStop();
         break;
       }
@@ -225,6 +226,11 @@ public final class InFlightClient {
     } catch (DBException e) {
       err.println(e.getMessage());
     }
+    try {
+      workload.cleanup();
+    } catch (WorkloadException e) {
+      err.println("ycsb " + IN_FLIGHT_OPTION + ": the workload's cleanup failed: " + KvClientBinding.describe(e));
+    }
     for (Throwable f : failures) {
       err.println("ycsb " + IN_FLIGHT_OPTION + ": a thread failed: " + KvClientBinding.describe(f));
     }
@@ -245,9 +251,22 @@ public final class InFlightClient {
   }
 
   /** What YCSB's Client loads: insertcount if given, else recordcount. */
-  private static long loadCount(Properties props) {
+  private static String loadCountProperty(Properties props) {
     String insert = props.getProperty("insertcount");
-    return Long.parseLong((insert == null || insert.isBlank() ? props.getProperty("recordcount", "0") : insert).trim());
+    return insert == null || insert.isBlank() ? "recordcount" : "insertcount";
+  }
+
+  private static long count(String property, Properties props) {
+    String v = props.getProperty(property, "0").trim();
+    try {
+      long n = Long.parseLong(v);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException(property + " takes a whole number of at least 0, not '" + v + "'");
   }
 
   private static void joinUninterruptibly(Thread t) {

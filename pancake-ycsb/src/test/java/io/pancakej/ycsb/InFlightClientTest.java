@@ -98,6 +98,13 @@ class InFlightClientTest {
         .getMessage().contains("PANCAKE-J's bindings only"));
   }
 
+  @Test
+  void aBadOperationCount_isRefusedBeforeAnythingOpens() {
+    InFlightClient.UsageException e = assertThrows(InFlightClient.UsageException.class, () -> run("run", "workloadc", 1, 2,
+        "operationcount=many"));
+    assertEquals("operationcount takes a whole number of at least 0, not 'many'", e.getMessage());
+  }
+
   private static String usage(String... args) {
     return assertThrows(InFlightClient.UsageException.class, () -> InFlightClient.parse(args)).getMessage();
   }
