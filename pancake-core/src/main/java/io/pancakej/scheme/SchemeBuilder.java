@@ -29,7 +29,7 @@ public abstract class SchemeBuilder<B extends SchemeBuilder<B>> {
   public static final String STATE_DIR_PROPERTY = "pancake.state.dir";
   /** Whether a missing state may be created ("false": a missing state is an error). */
   public static final String CREATE_PROPERTY = "pancake.state.create";
-  /** Keys (slots, blocks) of a new state; defaults to YCSB's {@code recordcount} plus {@code insertcount}. */
+  /** Keys (slots, blocks) of a new state; defaults to YCSB's {@code recordcount} plus {@code insertcount} plus room for a run's inserts. */
   public static final String CAPACITY_PROPERTY = "pancake.capacity";
   /** Master key file; defaults to {@code master.key} in the state directory. */
   public static final String KEY_FILE_PROPERTY = "pancake.key.file";
@@ -37,6 +37,9 @@ public abstract class SchemeBuilder<B extends SchemeBuilder<B>> {
   public static final String YCSB_RECORD_COUNT = "recordcount";
   /** YCSB's insert count, added to the default capacity. */
   public static final String YCSB_INSERT_COUNT = "insertcount";
+  /** YCSB's operations per run and share of inserts: room for a run's inserts (workloads D and E). */
+  public static final String YCSB_OPERATION_COUNT = "operationcount";
+  public static final String YCSB_INSERT_PROPORTION = "insertproportion";
 
   private final String scheme;
   private final int maxCapacityLog2;
@@ -101,6 +104,18 @@ public abstract class SchemeBuilder<B extends SchemeBuilder<B>> {
     return self();
   }
 
+  /**
+   * Room for the inserts of a YCSB run of the same workload file: twice the expected count,
+   * {@code 2 x operationcount x insertproportion}, the headroom YCSB's {@code CoreWorkload} gives
+   * its own key chooser ({@code expectednewkeys}). Without it a stock workload D or E filled the
+   * state at load and its run's inserts failed.
+   */
+  private static long ycsbRunInserts(Properties props) {
+    double share = PropertyReader.doubleValue(props, YCSB_INSERT_PROPORTION, 0, 0, 1);
+    long operations = PropertyReader.longValue(props, YCSB_OPERATION_COUNT, 0);
+    return share == 0 || operations <= 0 ? 0 : (long) Math.ceil(2.0 * operations * share);
+  }
+
   /** Master key file (created if missing when a state is created); default {@code master.key} in the state directory. */
   public B keyFile(Path file) {
     this.keyFile = Objects.requireNonNull(file, KEY_FILE_PROPERTY);
@@ -116,8 +131,8 @@ public abstract class SchemeBuilder<B extends SchemeBuilder<B>> {
   /**
    * Sets what the properties say, through the setters, so a property is checked as its setter
    * checks it; an unset property leaves the builder as it is. Without {@value #CAPACITY_PROPERTY},
-   * YCSB's record and insert counts give the capacity of a new state only: an existing state
-   * keeps its own. A scheme overrides this to read its own properties after these.
+   * YCSB's record and insert counts, plus room for a run's inserts ({@link #ycsbRunInserts}), give
+   * the capacity of a new state only: an existing state keeps its own. A scheme overrides this to read its own properties after these.
    */
   protected B readProperties(Properties props) {
     stateDir(PropertyReader.path(props, STATE_DIR_PROPERTY, stateDir));
@@ -126,7 +141,7 @@ public abstract class SchemeBuilder<B extends SchemeBuilder<B>> {
       capacity(PropertyReader.intValue(props, CAPACITY_PROPERTY, 0));
     } else if (PropertyReader.isSet(props, YCSB_RECORD_COUNT)) {
       long n = (long) PropertyReader.intValue(props, YCSB_RECORD_COUNT, 0)
-          + PropertyReader.intValue(props, YCSB_INSERT_COUNT, 0);
+          + PropertyReader.intValue(props, YCSB_INSERT_COUNT, 0) + ycsbRunInserts(props);
       // range-checked when a state is created (SchemeSettings#newStateCapacity), ignored by an existing one
       this.capacity = (int) Math.min(Integer.MAX_VALUE, Math.max(1, n));
       this.capacityExplicit = false;

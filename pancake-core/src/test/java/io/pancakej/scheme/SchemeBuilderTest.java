@@ -90,6 +90,22 @@ class SchemeBuilderTest {
     assertTrue(m.contains("a new Test ORAM needs a capacity") && m.contains("pancake.capacity"), m);
   }
 
+  /** A workload with inserts in its run (YCSB D, E) gets room for them: 2 x operationcount x insertproportion, as YCSB's own key chooser. */
+  @Test
+  void ycsbRunInserts_getRoomInTheDefaultCapacity() {
+    Properties d = props("recordcount", "1000", "operationcount", "1000", "insertproportion", "0.05");
+    assertEquals(1100, new TestBuilder().read(d).snapshot().capacity());
+    assertEquals(1000, new TestBuilder().read(props("recordcount", "1000", "operationcount", "1000",
+        "insertproportion", "0")).snapshot().capacity(), "no inserts, no room");
+    assertEquals(1000, new TestBuilder().read(props("recordcount", "1000", "insertproportion", "0.05"))
+        .snapshot().capacity(), "no operation count, no room");
+    d.setProperty("pancake.capacity", "12");
+    assertEquals(12, new TestBuilder().read(d).snapshot().capacity(), "an explicit capacity wins");
+    String m = assertThrows(ConfigException.class, () -> new TestBuilder().read(props("recordcount", "10",
+        "operationcount", "10", "insertproportion", "1.5"))).getMessage();
+    assertTrue(m.contains("insertproportion") && m.contains("1.5"), m);
+  }
+
   @Test
   void badValues_areRefusedAtTheSetter_namingTheProperty() {
     TestBuilder b = new TestBuilder();
