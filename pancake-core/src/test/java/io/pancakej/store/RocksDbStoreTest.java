@@ -2,6 +2,7 @@ package io.pancakej.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -56,6 +57,38 @@ class RocksDbStoreTest extends KvStoreContractTest {
     store.close();
     try (RocksDbStore again = RocksDbStore.open(dir)) {
       assertArrayEquals(bytes("v"), again.get(bytes("k")));
+    }
+  }
+
+  /**
+   * The memtable is a hash keyed by a key's first 16 bytes: keys shorter and longer than that, and
+   * keys that share those bytes, stay apart, in the memtable and after a flush; and the emptiness
+   * check, an iterator, sees keys that are only in the memtable (a prefix-mode iterator would not).
+   */
+  @Test
+  void keysAroundTheHashPrefix_stayApart_andIsEmptySeesTheMemtable() {
+    assertTrue(store.isEmpty());
+    String shared = "0123456789abcdef"; // 16 bytes: the hash prefix
+    List<byte[]> keys = List.of(bytes("a"), bytes("0123456789abcde"), bytes(shared), bytes(shared + "x"),
+        bytes(shared + "y-and-more"), bytes(shared + "x" + "z".repeat(40)));
+    for (int i = 0; i < keys.size(); i++) {
+      store.put(keys.get(i), filled(50, (byte) i));
+    }
+    assertFalse(store.isEmpty(), "keys only in the memtable");
+    for (int i = 0; i < keys.size(); i++) {
+      assertArrayEquals(filled(50, (byte) i), store.get(keys.get(i)), "key " + i);
+    }
+    store.multiDelete(keys);
+    assertTrue(store.isEmpty());
+    store.put(keys.get(3), filled(50, (byte) 3));
+    store.put(keys.get(4), filled(50, (byte) 4));
+    store.close(); // flushes: the keys move to a table file
+    try (RocksDbStore again = RocksDbStore.open(dir)) {
+      assertFalse(again.isEmpty(), "keys only in a table file");
+      assertEquals(null, again.get(keys.get(2)));
+      assertArrayEquals(filled(50, (byte) 3), again.get(keys.get(3)));
+      assertArrayEquals(filled(50, (byte) 4), again.get(keys.get(4)));
+      assertEquals(null, again.get(keys.get(5)));
     }
   }
 
