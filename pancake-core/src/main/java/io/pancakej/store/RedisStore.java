@@ -10,7 +10,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.pancakej.ConfigException;
 import io.pancakej.StoreException;
 import io.pancakej.config.PropertyReader;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisFactory;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPoolConfig;
 import redis.clients.jedis.Pipeline;
@@ -21,7 +24,8 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A standalone Redis server through a Jedis connection pool. A multi-get is one {@code MGET},
- * a multi-put one {@code MSET} (atomic on the server), a multi-delete one {@code DEL}.
+ * a multi-put one {@code MSET} (atomic on the server), a multi-delete one {@code DEL}. Connections
+ * send a pipeline in one write and read a reply in as few reads as they can ({@link RedisSockets}).
  *
  * <p>Outages: a connection failure raises {@link StoreException} and drops every idle pooled
  * connection, so that once the server is back the same store object reconnects instead of
@@ -47,7 +51,10 @@ public final class RedisStore implements KvStore {
     config.setMinIdle(0);
     config.setMaxWait(Duration.ofMillis(timeoutMs));
     config.setJmxEnabled(false);
-    this.pool = new JedisPool(config, host, port, timeoutMs, password, db);
+    JedisClientConfig client = DefaultJedisClientConfig.builder().connectionTimeoutMillis(timeoutMs)
+        .socketTimeoutMillis(timeoutMs).password(password).database(db).build();
+    // JedisFactory's constructor that takes a socket factory is protected: an anonymous subclass
+    this.pool = new JedisPool(config, new JedisFactory(new RedisSockets(host, port, timeoutMs), client) {});
     this.description = "redis:" + host + ":" + port + "/" + db;
   }
 
