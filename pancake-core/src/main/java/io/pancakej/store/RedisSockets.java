@@ -4,6 +4,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 
@@ -33,25 +34,41 @@ final class RedisSockets implements JedisSocketFactory {
     this.timeoutMs = timeoutMs;
   }
 
+  /** Connects to the host's addresses in the order they resolve, the first that answers (as Jedis's own factory). */
   @Override
   public Socket createSocket() {
-    Socket s = new Coalescing();
+    InetAddress[] addresses;
     try {
-      s.setReuseAddress(true);
-      s.setKeepAlive(true);
-      s.setTcpNoDelay(true);
-      s.setSoLinger(true, 0);
-      s.connect(new InetSocketAddress(host, port), timeoutMs);
-      s.setSoTimeout(timeoutMs);
-      return s;
+      addresses = InetAddress.getAllByName(host);
     } catch (IOException e) {
-      try {
-        s.close();
-      } catch (IOException ignored) {
-        // the connect failure is the one to report
-      }
-      throw new JedisConnectionException("Failed to connect to " + host + ":" + port + ": " + e.getMessage(), e);
+      throw new JedisConnectionException("Failed to connect to " + this + ": " + e.getMessage(), e);
     }
+    Exception last = null;
+    for (InetAddress address : addresses) {
+      Socket s = new Coalescing();
+      try {
+        s.setReuseAddress(true);
+        s.setKeepAlive(true);
+        s.setTcpNoDelay(true);
+        s.setSoLinger(true, 0);
+        s.connect(new InetSocketAddress(address, port), timeoutMs);
+        s.setSoTimeout(timeoutMs);
+        return s;
+      } catch (IOException | RuntimeException e) {
+        last = e;
+        try {
+          s.close();
+        } catch (IOException ignored) {
+          // the connect failure is the one to report
+        }
+      }
+    }
+    throw new JedisConnectionException("Failed to connect to " + this + ": " + (last == null ? "no address" : last.getMessage()), last);
+  }
+
+  @Override
+  public String toString() {
+    return host + ":" + port;
   }
 
   /** Output held until Jedis flushes: the stream a socket's writes go through. */

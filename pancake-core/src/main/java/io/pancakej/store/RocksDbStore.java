@@ -57,8 +57,12 @@ public final class RocksDbStore implements KvStore {
   /** MiB written after which the memtable is flushed, which bounds the RocksDB WAL. */
   public static final String FLUSH_AFTER_MB_PROPERTY = "rocksdb.flush.after.mb";
   public static final int DEFAULT_FLUSH_AFTER_MB = 1024;
-  /** The memtable's hash prefix: the first bytes of a key (PANCAKE's labels are this long). */
-  private static final int LOOKUP_PREFIX_BYTES = 16;
+  /**
+   * The memtable hashes a key's first bytes, up to this many: whole keys in practice (labels are
+   * 16 bytes, Path ORAM's bucket numbers 8, YCSB's keys some 23), so keys that share a long
+   * beginning (YCSB's ordered, zero-padded ones) still fall into buckets of their own.
+   */
+  private static final int HASHED_KEY_BYTES = 256;
 
   /**
    * How the database is sized and written; the same for every scheme.
@@ -147,17 +151,18 @@ public final class RocksDbStore implements KvStore {
         // most point lookups miss the memtables (PANCAKE's are uniform over all labels): a whole-key
         // bloom filter answers those without a skip-list search
         .setMemtablePrefixBloomSizeRatio(0.1).setMemtableWholeKeyFiltering(true)
-        // point lookups only, and the memtable holds the whole data set: a hash of skip lists
-        // keyed by the first 16 bytes (a whole PANCAKE label) instead of one skip list, whose
+        // point lookups only, and the memtable holds the whole data set: a hash of the whole key
+        // (a prefix capped far above any key this project writes) instead of one skip list, whose
         // search was 14 % of a RocksDB C run's CPU samples on the ticking thread (design.md,
-        // "Embedded RocksDB"); capped, so shorter keys are in its domain too. Iterators must ask
-        // for total order (isEmpty)
-        .useCappedPrefixExtractor(LOOKUP_PREFIX_BYTES).setMemTableConfig(new HashSkipListMemTableConfig())
+        // "Embedded RocksDB"). It takes no concurrent memtable writes, and iterators must ask for
+        // total order (isEmpty)
+        .useCappedPrefixExtractor(HASHED_KEY_BYTES).setMemTableConfig(new HashSkipListMemTableConfig())
+        .setAllowConcurrentMemtableWrite(false)
         .setWriteBufferSize(tuning.memtableMb() * 1024L * 1024L)
         .setCompressionType(CompressionType.NO_COMPRESSION)
         .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache).setFilterPolicy(filter));
     if (tuning.inPlaceUpdates()) {
-      options.setInplaceUpdateSupport(true).setAllowConcurrentMemtableWrite(false);
+      options.setInplaceUpdateSupport(true);
     }
     try {
       return new RocksDbStore(abs, options, cache, filter, RocksDB.open(options, abs.toString()), tuning);

@@ -61,16 +61,17 @@ class RocksDbStoreTest extends KvStoreContractTest {
   }
 
   /**
-   * The memtable is a hash keyed by a key's first 16 bytes: keys shorter and longer than that, and
-   * keys that share those bytes, stay apart, in the memtable and after a flush; and the emptiness
-   * check, an iterator, sees keys that are only in the memtable (a prefix-mode iterator would not).
+   * The memtable is a hash of keys: keys of any length, and keys that share a long beginning, stay
+   * apart, in the memtable and after a flush; and the emptiness check, an iterator, sees keys that
+   * are only in the memtable (a prefix-mode iterator would not).
    */
   @Test
   void keysAroundTheHashPrefix_stayApart_andIsEmptySeesTheMemtable() {
     assertTrue(store.isEmpty());
-    String shared = "0123456789abcdef"; // 16 bytes: the hash prefix
+    String shared = "0123456789abcdef"; // 16 bytes: keys around and beyond it
     List<byte[]> keys = List.of(bytes("a"), bytes("0123456789abcde"), bytes(shared), bytes(shared + "x"),
-        bytes(shared + "y-and-more"), bytes(shared + "x" + "z".repeat(40)));
+        bytes(shared + "y-and-more"), bytes(shared + "x" + "z".repeat(40)), bytes("user" + "0".repeat(30) + "1"),
+        bytes("user" + "0".repeat(30) + "2"));
     for (int i = 0; i < keys.size(); i++) {
       store.put(keys.get(i), filled(50, (byte) i));
     }
@@ -89,6 +90,28 @@ class RocksDbStoreTest extends KvStoreContractTest {
       assertArrayEquals(filled(50, (byte) 3), again.get(keys.get(3)));
       assertArrayEquals(filled(50, (byte) 4), again.get(keys.get(4)));
       assertEquals(null, again.get(keys.get(5)));
+    }
+  }
+
+  /** The hash memtable takes no concurrent writes: without in-place updates the store must still open and work. */
+  @Test
+  void withoutInPlaceUpdates_theStoreOpensAndKeepsItsData() throws IOException {
+    Path other = Files.createTempDirectory("pancake-rocksdb-noinplace");
+    try {
+      RocksDbStore.Tuning t = new RocksDbStore.Tuning(8, 64, false, 1);
+      try (RocksDbStore s = RocksDbStore.open(other, t)) {
+        for (int i = 0; i < 2000; i++) { // 2.6 MB: flushes after every MiB
+          s.put(bytes("key-" + i), filled(1300, (byte) i));
+        }
+        assertArrayEquals(filled(1300, (byte) 7), s.get(bytes("key-7")));
+      }
+      try (RocksDbStore s = RocksDbStore.open(other, t)) {
+        assertArrayEquals(filled(1300, (byte) 1999), s.get(bytes("key-1999")));
+      }
+    } finally {
+      try (Stream<Path> walk = Files.walk(other)) {
+        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
     }
   }
 
