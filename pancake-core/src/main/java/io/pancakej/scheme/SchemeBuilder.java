@@ -132,7 +132,8 @@ public abstract class SchemeBuilder<B extends SchemeBuilder<B>> {
    * Sets what the properties say, through the setters, so a property is checked as its setter
    * checks it; an unset property leaves the builder as it is. Without {@value #CAPACITY_PROPERTY},
    * YCSB's record and insert counts, plus room for a run's inserts ({@link #ycsbRunInserts}), give
-   * the capacity of a new state only: an existing state keeps its own. A scheme overrides this to read its own properties after these.
+   * the capacity of a new state only: an existing state keeps its own. A scheme overrides this to
+   * read its own properties after these.
    */
   protected B readProperties(Properties props) {
     stateDir(PropertyReader.path(props, STATE_DIR_PROPERTY, stateDir));

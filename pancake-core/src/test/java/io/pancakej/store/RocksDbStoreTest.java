@@ -37,7 +37,11 @@ class RocksDbStoreTest extends KvStoreContractTest {
 
   @Override
   protected void cleanUp() {
-    try (Stream<Path> walk = Files.walk(dir)) {
+    deleteTree(dir);
+  }
+
+  private static void deleteTree(Path root) {
+    try (Stream<Path> walk = Files.walk(root)) {
       walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -109,9 +113,7 @@ class RocksDbStoreTest extends KvStoreContractTest {
         assertArrayEquals(filled(1300, (byte) 1999), s.get(bytes("key-1999")));
       }
     } finally {
-      try (Stream<Path> walk = Files.walk(other)) {
-        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      deleteTree(other);
     }
   }
 
