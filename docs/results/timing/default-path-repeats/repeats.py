@@ -6,7 +6,9 @@ usage: repeats.py <run dir>...
 Per run (one CSV line): the whole-run chi-square p of the per-label read counts (as `bin/audit`
 computes it: every label of the state expected alike), Spearman's rho between the read counts of
 the swap at open (calls of more than 3 reads) and of the steady phase, between the steady
-phase's two halves, and the steady phase's dispersion (the chi-square per label). Then, pooled over the runs, each label group's mean read count relative to
+phase's two halves, and the steady phase's dispersion (the chi-square per label). Over all runs:
+each YCSB key's steady-phase reads (of whatever labels it owns in each run) against its expected
+share, which a key the estimate gets wrong fails run after run. Then, pooled over the runs, each label group's mean read count relative to
 the expected one, in the swap and in the steady phase, with its z score; a group is what the
 label was after the load and what it is after the run (owners-load.txt, owners-end.txt: the
 ground truth from PancakeClient.labelOwners) and its key's replica count. Without a leak every
@@ -51,6 +53,7 @@ def group_of(before, after, replicas):
 
 
 pooled = collections.defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0])
+key_reads, key_expected = collections.Counter(), collections.Counter()  # steady phase, per YCSB key, over the runs
 print('run,chi2_p,swap_vs_steady,steady_halves,steady_dispersion')
 rows = []
 for run in sys.argv[1:]:
@@ -79,6 +82,8 @@ for run in sys.argv[1:]:
     expect_swap = sum(swap.values()) / len(labels)
     expect_steady = len(steady) / len(labels)
     for l in labels:
+        key_reads[end[l]] += s1[l] + s2[l]
+        key_expected[end[l]] += expect_steady
         for g in group_of(load[l], end[l], replicas[end[l]]):
             x = pooled[g]
             x[0] += 1
@@ -99,6 +104,10 @@ print(f'steady halves rho:  mean {sum(hv) / n:+.4f}, sd {sd(hv):.4f}, range {min
 dp = [r[4] for r in rows]
 print(f'steady phase dispersion (mean of (count - expected)^2 / expected over labels; 1 for independent draws): '
       f'mean {sum(dp) / n:.4f}, sd {sd(dp):.4f}, z of the mean {(sum(dp) / n - 1) / (sd(dp) / math.sqrt(n)):+.1f}')
+keys = [k for k in key_reads if k != '-']
+chi_keys = sum((key_reads[k] - key_expected[k]) ** 2 / key_expected[k] for k in keys)
+print(f'per key over all runs (YCSB names keys alike in every run; a key\'s steady-phase reads of all its labels '
+      f'against its labels\' share): chi-square {chi_keys:.0f} on {len(keys)} df, p = {stats.chi2.sf(chi_keys, len(keys)):.3f}')
 print('\npooled label groups (read count relative to the expected, z score):')
 for g, (count, s, t, es, et) in sorted(pooled.items()):
     ms, mt = s / count, t / count
