@@ -252,9 +252,9 @@ public final class PancakeConfig {
   }
 
   /**
-   * Where the client's background threads come from (the clock, the serving, answer delivery, log
-   * writer, checkpoint, estimator and state-loading threads), or null for the default: daemon
-   * threads named {@code pancake-*}.
+   * Where the client's background threads come from (the clock, the serving, callback, log writer,
+   * checkpoint, estimator and state-loading threads), or null for the default: daemon threads named
+   * {@code pancake-*}.
    */
   public java.util.concurrent.ThreadFactory threadFactory() {
     return threadFactory;

@@ -106,7 +106,7 @@ final class Proxy implements Engine {
         threads(config, "pancake-log"));
     this.stateId = stateId;
     this.batchSize = config.batchSize();
-    this.runner = new TickRunner(this, threads(config, "pancake-serving"), threads(config, "pancake-answers"));
+    this.runner = new TickRunner(this, threads(config, "pancake-serving"));
     this.storeDescription = store.describe();
     this.random = randomSource(config.seed());
     this.emitter = new Emitter(runner, new EmissionRate(config.pacerRate(), config.tickRateMax(),

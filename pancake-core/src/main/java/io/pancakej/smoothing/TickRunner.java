@@ -58,9 +58,9 @@ final class TickRunner implements Ticks {
   /** A tick recorded a transition's last swap: finish it before the next build. */
   private volatile boolean finishDue;
 
-  TickRunner(Proxy proxy, ThreadFactory servingThread, ThreadFactory deliveryThread) {
+  TickRunner(Proxy proxy, ThreadFactory servingThread) {
     this.proxy = proxy;
-    this.serving = new TickServing(proxy, deliveryThread);
+    this.serving = new TickServing(proxy);
     this.server = Executors.newSingleThreadExecutor(r -> {
       Thread t = servingThread.newThread(r);
       serverThread = t;
@@ -79,7 +79,7 @@ final class TickRunner implements Ticks {
     return Thread.currentThread() == serverThread;
   }
 
-  /** Waits for the ticks sent, gives their answers and stops the threads (after the last flush). */
+  /** Waits for the ticks sent to be served (their answers given) and stops the serving thread (after the last flush). */
   void close() {
     server.shutdown();
     try {
@@ -87,7 +87,6 @@ final class TickRunner implements Ticks {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    serving.close();
   }
 
   /**
@@ -191,7 +190,7 @@ final class TickRunner implements Ticks {
       }
       Prepared newer = lastPrepared != null && lastPrepared.tick() == tick - 1 ? lastPrepared : null;
       Owed read = serving.readAndServe(p, transition, replicas, labels, sealed, served, newer);
-      serving.deliverAnswers(); // callers wake while the write-back is sealed: their next requests catch the next tick
+      serving.deliverAnswers(); // callers wake before the write-back is sealed: their next requests catch the next tick
       Prepared mine = serving.prepare(tick, p, transition, read);
       synchronized (owed) {
         owed.addLast(mine);

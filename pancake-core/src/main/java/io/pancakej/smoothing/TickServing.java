@@ -28,27 +28,14 @@ final class TickServing {
   private final ReplicaOpener opener;
   /** Answers of the tick under way, given after its work ({@link #deliverAnswers}). */
   private final List<Runnable> answers = new ArrayList<>();
-  /** Gives a large tick's answers (waking callers costs a system call each), off the serving thread. */
-  private final java.util.concurrent.ExecutorService delivery;
 
-  TickServing(Proxy proxy, java.util.concurrent.ThreadFactory deliveryThread) {
+  TickServing(Proxy proxy) {
     this.proxy = proxy;
     this.opener = new ReplicaOpener(proxy);
-    this.delivery = java.util.concurrent.Executors.newSingleThreadExecutor(deliveryThread);
   }
 
   ReplicaOpener opener() {
     return opener;
-  }
-
-  /** Gives the answers handed over so far and stops the delivery thread (after the last tick). */
-  void close() {
-    delivery.shutdown();
-    try {
-      delivery.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   /** Drops the answers a failed tick had not given (serving thread: its requests are failed instead). */
@@ -326,30 +313,15 @@ final class TickServing {
   /**
    * Answers are given once the tick has served them, before it seals its write-back: a caller
    * woken then can queue its next request before the next grid point (a closed loop that misses
-   * it waits a whole period more). More than a couple go to the delivery thread, so the tick does
-   * not wait for the wake-ups, nor lose its core to the woken callers.
+   * it waits a whole period more). They are given here, on the serving thread: handing them to a
+   * thread of their own cost the callers more in the hand-off than the serving thread spends
+   * waking them (docs/results/timing.md, fifteenth pass). Completing a request's future only wakes
+   * its caller or queues its callback ({@link Requests}): no application code runs here.
    */
   void deliverAnswers() {
-    if (answers.size() > DELIVER_INLINE) {
-      Runnable[] batch = answers.toArray(new Runnable[0]);
-      answers.clear();
-      try {
-        delivery.execute(() -> {
-          for (Runnable a : batch) {
-            a.run();
-          }
-        });
-        return;
-      } catch (java.util.concurrent.RejectedExecutionException closing) {
-        answers.addAll(Arrays.asList(batch));
-      }
-    }
     for (Runnable a : answers) {
       a.run();
     }
     answers.clear();
   }
-
-  /** Up to this many answers are given on the tick's own thread (one wake-up costs what a hand-off does). */
-  static final int DELIVER_INLINE = 2;
 }
