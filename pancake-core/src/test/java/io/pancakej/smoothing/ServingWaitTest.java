@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,26 +23,6 @@ import io.pancakej.store.MemoryStore;
 class ServingWaitTest {
   @TempDir
   Path dir;
-
-  /** A clock that moves only when the test moves it; parking waits a millisecond at most, for real. */
-  private static final class StillClock implements Clock {
-    volatile long now = 1_000_000_000L;
-
-    @Override
-    public long nanoTime() {
-      return now;
-    }
-
-    @Override
-    public void park(long nanos) {
-      LockSupport.parkNanos(Math.min(nanos, 1_000_000));
-    }
-
-    @Override
-    public void pause() {
-      Thread.yield();
-    }
-  }
 
   @Test
   void closeTicks_waitOnTheCore_spreadTicksPark_andNeitherHoldsATickOrClose() throws Exception {

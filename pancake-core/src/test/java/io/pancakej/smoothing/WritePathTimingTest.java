@@ -10,7 +10,6 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,26 +40,6 @@ class WritePathTimingTest {
       long taken = proxy.checkpointer.checkpoints.sum() - before;
       // ten are due; a loaded machine may lose a few to scheduling, an idle proxy must not skip them
       assertTrue(taken >= 5 && taken <= 11, taken + " checkpoints in 1 s at one per 100 ms with no write");
-    }
-  }
-
-  /** A clock that stands still until the test moves it; parking waits a millisecond at most, for real. */
-  private static final class StillClock implements Clock {
-    volatile long now = 1_000_000_000L;
-
-    @Override
-    public long nanoTime() {
-      return now;
-    }
-
-    @Override
-    public void park(long nanos) {
-      LockSupport.parkNanos(Math.min(nanos, 1_000_000));
-    }
-
-    @Override
-    public void pause() {
-      Thread.yield();
     }
   }
 
