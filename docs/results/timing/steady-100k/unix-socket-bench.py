@@ -11,7 +11,6 @@ def cmd(*args):
 
 def read_reply(sock, buf):
     # reads until one full reply to MSET (+OK) and one MGET array of 9 bulk strings are in buf
-    need = None
     while True:
         if buf.startswith(b'+OK\r\n'):
             rest = buf[5:]

@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
  * counted, never sent late), while the load moves the levels.
  */
 class EmitterGridTest {
-  /** Simulated time: parking advances it by what was asked plus a random oversleep; a pause by 1 ns. */
   /** The simulated OS wakes a parked thread up to this late. */
   static final int MAX_OVERSLEEP = 20_000;
 
+  /** Simulated time: parking advances it by what was asked plus a random oversleep; a pause by 1 ns. */
   static final class SimClock implements Clock {
     private final Random random = new Random(11);
     volatile long now = 1_000_000_000L;
