@@ -8,7 +8,8 @@ public enum WalSync {
   /** Nothing is logged: a crash loses the writes since the last checkpoint. */
   OFF,
   /**
-   * The default: each record is handed to the operating system before the write is acknowledged,
+   * The default: each record is handed to the operating system before the write is acknowledged
+   * (copied into the log file's memory-mapped pages, which are the operating system's page cache),
    * so acknowledged writes survive the process being killed, but not a machine crash.
    */
   WRITE,

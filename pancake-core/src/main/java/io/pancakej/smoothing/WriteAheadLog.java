@@ -2,6 +2,7 @@ package io.pancakej.smoothing;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -39,11 +40,20 @@ import io.pancakej.crypto.Aead;
  * <p>Sync policies are {@link WalSync}'s: {@code OFF} logs nothing; {@code WRITE} hands each record
  * to the operating system before returning; {@code FSYNC} also forces the file to disk
  * ({@link #syncTo}, grouped across concurrent appends).
+ *
+ * <p>With {@code WRITE} a record is copied into a mapped chunk of the file ({@value #CHUNK_BYTES}
+ * bytes, allocated beforehand with one write of zeros, so a full disk fails there and not as a
+ * fault) instead of costing a {@code write} call: the page cache holds it either way, and a killed
+ * process loses neither. A closed or rotated file is cut back to its records; a crash leaves the
+ * chunk's unused zeros after them, which replay reads as the file's end. {@code FSYNC} writes, so
+ * that its fsync covers exactly what was written.
  */
 final class WriteAheadLog implements AutoCloseable {
   private static final String PREFIX = "wal.";
   /** A file this long gets no more records: the next go to a new file under a new key. */
   static final long MAX_FILE_BYTES = 64L << 20;
+  /** Bytes of the file mapped at a time for {@code WRITE}'s appends (a larger record gets a chunk of its own size). */
+  static final int CHUNK_BYTES = 1 << 20;
 
   private final Path dir;
   private final LongFunction<Aead> keyOfFile;
@@ -53,6 +63,10 @@ final class WriteAheadLog implements AutoCloseable {
   private long seq;
   private FileChannel channel;
   private long written;
+  /** Where this log's records in the current file begin: the file's length when it was opened. */
+  private long fileStart;
+  /** {@code WRITE}: the mapped chunk the next records are copied into (null: map one at the next append). */
+  private MappedByteBuffer chunk;
   private long synced;
   /** The first append or fsync failure; every later append fails with it. */
   private volatile StateException broken;
@@ -77,7 +91,7 @@ final class WriteAheadLog implements AutoCloseable {
   static WriteAheadLog open(Path dir, LongFunction<Aead> keyOfFile, WalSync sync, long seq, long maxFileBytes) {
     WriteAheadLog log = new WriteAheadLog(dir, keyOfFile, sync, seq, maxFileBytes);
     if (sync != WalSync.OFF) {
-      log.channel = log.openFile(seq);
+      log.useFile(log.openFile(seq));
     }
     return log;
   }
@@ -85,8 +99,12 @@ final class WriteAheadLog implements AutoCloseable {
   private FileChannel openFile(long s) {
     FileChannel ch;
     try {
-      ch = FileChannel.open(dir.resolve(PREFIX + s), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.APPEND);
+      // WRITE maps the file, which needs it readable, and places records itself; FSYNC appends
+      ch = sync == WalSync.WRITE
+          ? FileChannel.open(dir.resolve(PREFIX + s), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+              StandardOpenOption.READ)
+          : FileChannel.open(dir.resolve(PREFIX + s), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+              StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new StateException("cannot open write-ahead log in " + dir + ": " + e.getMessage(), e);
     }
@@ -99,6 +117,32 @@ final class WriteAheadLog implements AutoCloseable {
       }
     }
     return ch;
+  }
+
+  /** Makes {@code ch} the file records go to, after what it already holds. */
+  private void useFile(FileChannel ch) {
+    try {
+      fileStart = ch.size();
+    } catch (IOException e) {
+      throw new StateException("cannot open write-ahead log in " + dir + ": " + e.getMessage(), e);
+    }
+    channel = ch;
+    chunk = null;
+  }
+
+  /**
+   * Cuts a mapped file back to its records. Should that fail, the chunk's unused zeros stay after
+   * them, as a crash leaves them, and replay reads them as the file's end.
+   */
+  private void cutToRecords(FileChannel ch) {
+    if (sync != WalSync.WRITE) {
+      return;
+    }
+    try {
+      ch.truncate(fileStart + written);
+    } catch (IOException ignored) {
+      // harmless: see above
+    }
   }
 
   WalSync sync() {
@@ -139,19 +183,41 @@ final class WriteAheadLog implements AutoCloseable {
         }
       }
       byte[] sealed = aead.encrypt(plain, associatedData(seq));
-      ByteBuffer buf = ByteBuffer.allocate(4 + sealed.length).putInt(sealed.length).put(sealed);
-      buf.flip();
       try {
-        while (buf.hasRemaining()) {
-          channel.write(buf);
+        if (sync == WalSync.WRITE) {
+          copyToChunk(sealed);
+        } else {
+          ByteBuffer buf = ByteBuffer.allocate(4 + sealed.length).putInt(sealed.length).put(sealed);
+          buf.flip();
+          while (buf.hasRemaining()) {
+            channel.write(buf);
+          }
         }
-      } catch (IOException e) {
+      } catch (IOException | InternalError e) {
+        // InternalError: the JVM's report of a fault on a mapped page (an I/O error behind it)
         broken = new StateException("cannot append to the write-ahead log in " + dir + ": " + e.getMessage(), e);
         throw broken;
       }
       written += 4 + sealed.length;
       return written;
     }
+  }
+
+  /**
+   * Copies one framed record into the mapped chunk, first mapping a new one from the records' end
+   * if it does not fit (its blocks allocated by writing zeros, so a full disk fails here).
+   */
+  private void copyToChunk(byte[] sealed) throws IOException {
+    int frame = 4 + sealed.length;
+    if (chunk == null || chunk.remaining() < frame) {
+      long start = fileStart + written;
+      ByteBuffer zeros = ByteBuffer.allocate(Math.max(CHUNK_BYTES, frame));
+      while (zeros.hasRemaining()) {
+        channel.write(zeros, start + zeros.position());
+      }
+      chunk = channel.map(FileChannel.MapMode.READ_WRITE, start, zeros.capacity());
+    }
+    chunk.putInt(sealed.length).put(sealed);
   }
 
   /**
@@ -212,8 +278,9 @@ final class WriteAheadLog implements AutoCloseable {
       // the new file is opened first: should that fail, this log keeps writing to the old one under
       // its own sequence number (records sealed for seq must never land in another file)
       FileChannel fresh = openFile(next);
+      cutToRecords(channel);
       retired.add(channel);
-      channel = fresh;
+      useFile(fresh);
       aead = keyOfFile.apply(next);
     }
     seq = next;
@@ -272,8 +339,9 @@ final class WriteAheadLog implements AutoCloseable {
   }
 
   /**
-   * Replays every record of files {@code wal.<s>} with {@code s >= fromSeq}, in order. A record
-   * that fails authentication ends replay if it is the last thing in the newest file (a torn
+   * Replays every record of files {@code wal.<s>} with {@code s >= fromSeq}, in order. Zeros after
+   * a file's records end it (a mapped chunk a crash left uncut). A record that fails
+   * authentication ends replay if it is the last thing in the newest file, zeros aside (a torn
    * append); anywhere else the log is damaged and replay fails, as it does on a record that
    * authenticates but does not parse. Returns the highest sequence seen.
    */
@@ -305,6 +373,11 @@ final class WriteAheadLog implements AutoCloseable {
       Aead aead = data.length == 0 ? null : keyOfFile.apply(s);
       while (buf.remaining() > 0) {
         int start = buf.position();
+        if (zeroFrom(data, start)) {
+          // a mapped chunk's unused zeros, which a crash left after the file's records (a record's
+          // length is never 0, so this looks at no more than its first bytes)
+          break;
+        }
         boolean complete = buf.remaining() >= 4;
         int length = complete ? buf.getInt() : -1;
         complete = complete && length > 0 && length <= buf.remaining();
@@ -315,7 +388,7 @@ final class WriteAheadLog implements AutoCloseable {
           try {
             plain = aead.decrypt(sealed, associatedData(s));
           } catch (IntegrityException e) {
-            if (!(newest && buf.remaining() == 0)) {
+            if (!(newest && zeroFrom(data, buf.position()))) {
               throw new StateException("write-ahead log " + dir.resolve(PREFIX + s) + " is damaged at byte " + start, e);
             }
           }
@@ -336,6 +409,16 @@ final class WriteAheadLog implements AutoCloseable {
       }
     }
     return last;
+  }
+
+  /** Whether {@code data} holds only zeros from {@code from} on (also when nothing is left). */
+  private static boolean zeroFrom(byte[] data, int from) {
+    for (int i = from; i < data.length; i++) {
+      if (data[i] != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** True if every log file numbered {@code fromSeq} or later is empty (or there is none). */
@@ -371,6 +454,7 @@ final class WriteAheadLog implements AutoCloseable {
     }
     retired.clear();
     if (channel != null) {
+      cutToRecords(channel);
       try {
         channel.close();
       } catch (IOException e) {

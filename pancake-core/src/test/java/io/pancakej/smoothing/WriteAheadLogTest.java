@@ -177,6 +177,80 @@ class WriteAheadLogTest {
     assertEquals(List.of(7), replayedFrom(1));
   }
 
+  /** Appends records 1..n to wal.{@code seq} and leaves the file as a killed process would: its mapped chunk uncut. */
+  private long uncutLog(long seq, int n) throws IOException {
+    Path file = dir.resolve("wal." + seq);
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, seq)) {
+      for (int i = 1; i <= n; i++) {
+        log.append(write(i));
+      }
+      assertEquals(WriteAheadLog.CHUNK_BYTES, Files.size(file), "a mapped chunk is allocated ahead");
+      byte[] inChunk = Files.readAllBytes(file); // what the page cache holds, as a crash leaves it
+      long records = log.size();
+      log.close();
+      assertEquals(records, Files.size(file), "closing cuts the file back to its records");
+      Files.write(file, inChunk);
+      return records;
+    }
+  }
+
+  @Test
+  void writeMapsTheFile_andZerosAfterTheRecords_endTheFile_inAnyFile() throws IOException {
+    uncutLog(1, 3);
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 2)) {
+      log.append(write(4));
+    }
+    assertEquals(List.of(1, 2, 3, 4), replayedFrom(1), "an older file's zeros are its end, not damage");
+  }
+
+  @Test
+  void aTornRecord_followedByTheChunksZeros_isTheNewestFilesTornTail_butDamageInAnOlderFile() throws IOException {
+    long records = uncutLog(1, 3);
+    Path file = dir.resolve("wal.1");
+    byte[] data = Files.readAllBytes(file);
+    Arrays.fill(data, (int) records - 10, (int) records, (byte) 0); // the last record's copy cut short
+    Files.write(file, data);
+    assertEquals(List.of(1, 2), replayedFrom(1));
+
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 2)) {
+      log.append(write(9));
+    }
+    StateException e = assertThrows(StateException.class, () -> replayedFrom(1));
+    assertTrue(e.getMessage().contains("wal.1"), e.getMessage());
+  }
+
+  @Test
+  void zerosBetweenRecords_ofAnOlderFile_areDamage() throws IOException {
+    long records = uncutLog(1, 3);
+    Path file = dir.resolve("wal.1");
+    byte[] data = Files.readAllBytes(file);
+    byte[] moved = Arrays.copyOf(data, data.length);
+    // the third record moved 8 bytes on: zeros before it no longer end the file
+    int third = (int) (records / 3 * 2);
+    System.arraycopy(data, third, moved, third + 8, (int) records - third);
+    Arrays.fill(moved, third, third + 8, (byte) 0);
+    Files.write(file, moved);
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 2)) {
+      log.append(write(9));
+    }
+    StateException e = assertThrows(StateException.class, () -> replayedFrom(1));
+    assertTrue(e.getMessage().contains("wal.1"), e.getMessage());
+  }
+
+  @Test
+  void aRecordLargerThanAChunk_getsAChunkOfItsOwn() {
+    byte[] big = new byte[WriteAheadLog.CHUNK_BYTES + 100];
+    big[big.length - 1] = 7;
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 1)) {
+      log.append(write(1));
+      log.append(new LogRecord.Write(2, big));
+      log.append(write(3));
+    }
+    List<LogRecord> read = new ArrayList<>();
+    WriteAheadLog.replay(dir, aead, 1, read::add);
+    assertEquals(List.of(write(1), new LogRecord.Write(2, big), write(3)), read);
+  }
+
   @Test
   void offLogsNothing() {
     try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.OFF, 1)) {
