@@ -455,6 +455,7 @@ final class WriteAheadLog implements AutoCloseable {
     retired.clear();
     if (channel != null) {
       cutToRecords(channel);
+      chunk = null; // its pages past the cut are gone: nothing may copy into them
       try {
         channel.close();
       } catch (IOException e) {
