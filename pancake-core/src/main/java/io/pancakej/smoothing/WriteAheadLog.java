@@ -41,7 +41,7 @@ import io.pancakej.crypto.Aead;
  * to the operating system before returning; {@code FSYNC} also forces the file to disk
  * ({@link #syncTo}, grouped across concurrent appends).
  *
- * <p>With {@code WRITE} a record is copied into a mapped chunk of the file ({@value #CHUNK_BYTES}
+ * <p>With {@code WRITE} (not on Windows: {@link #MAPS_FILES}) a record is copied into a mapped chunk of the file ({@value #CHUNK_BYTES}
  * bytes, allocated beforehand with one write of zeros, so a full disk fails there and not as a
  * fault) instead of costing a {@code write} call: the page cache holds it either way, and a killed
  * process loses neither. A closed or rotated file is cut back to its records; a crash leaves the
@@ -54,11 +54,19 @@ final class WriteAheadLog implements AutoCloseable {
   static final long MAX_FILE_BYTES = 64L << 20;
   /** Bytes of the file mapped at a time for {@code WRITE}'s appends (a larger record gets a chunk of its own size). */
   static final int CHUNK_BYTES = 1 << 20;
+  /**
+   * Windows refuses to cut or delete a file while a mapping of it is open, and Java unmaps only when
+   * the buffer is collected: there {@code WRITE} writes its records, as {@code FSYNC} does.
+   */
+  static final boolean MAPS_FILES = !System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT)
+      .startsWith("windows");
 
   private final Path dir;
   private final LongFunction<Aead> keyOfFile;
   private Aead aead;
   private final WalSync sync;
+  /** Records are copied into mapped chunks ({@code WRITE}, where the OS lets a mapped file be cut and deleted). */
+  private final boolean mapped;
   private final long maxFileBytes;
   private long seq;
   private FileChannel channel;
@@ -78,6 +86,7 @@ final class WriteAheadLog implements AutoCloseable {
     this.keyOfFile = keyOfFile;
     this.aead = sync == WalSync.OFF ? null : keyOfFile.apply(seq);
     this.sync = sync;
+    this.mapped = sync == WalSync.WRITE && MAPS_FILES;
     this.seq = seq;
     this.maxFileBytes = maxFileBytes;
   }
@@ -100,7 +109,7 @@ final class WriteAheadLog implements AutoCloseable {
     FileChannel ch;
     try {
       // WRITE maps the file, which needs it readable, and places records itself; FSYNC appends
-      ch = sync == WalSync.WRITE
+      ch = mapped
           ? FileChannel.open(dir.resolve(PREFIX + s), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
               StandardOpenOption.READ)
           : FileChannel.open(dir.resolve(PREFIX + s), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -135,7 +144,7 @@ final class WriteAheadLog implements AutoCloseable {
    * them, as a crash leaves them, and replay reads them as the file's end.
    */
   private void cutToRecords(FileChannel ch) {
-    if (sync != WalSync.WRITE) {
+    if (!mapped) {
       return;
     }
     try {
@@ -184,7 +193,7 @@ final class WriteAheadLog implements AutoCloseable {
       }
       byte[] sealed = aead.encrypt(plain, associatedData(seq));
       try {
-        if (sync == WalSync.WRITE) {
+        if (mapped) {
           copyToChunk(sealed);
         } else {
           ByteBuffer buf = ByteBuffer.allocate(4 + sealed.length).putInt(sealed.length).put(sealed);
