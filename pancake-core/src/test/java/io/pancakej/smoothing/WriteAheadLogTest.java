@@ -214,11 +214,10 @@ class WriteAheadLogTest {
   @Test
   @DisabledOnOs(value = OS.WINDOWS, disabledReason = "WriteAheadLog.MAPS_FILES")
   void aTornRecord_followedByTheChunksZeros_isTheNewestFilesTornTail_butDamageInAnOlderFile() throws IOException {
-    long records = uncutLog(1, 3);
-    Path file = dir.resolve("wal.1");
-    byte[] data = Files.readAllBytes(file);
-    Arrays.fill(data, (int) records - 10, (int) records, (byte) 0); // the last record's copy cut short
-    Files.write(file, data);
+    int records = (int) uncutLog(1, 3);
+    byte[] data = Files.readAllBytes(dir.resolve("wal.1"));
+    Arrays.fill(data, records - 10, records, (byte) 0); // the last record's copy cut short
+    Files.write(dir.resolve("wal.1"), data);
     assertEquals(List.of(1, 2), replayedFrom(1));
 
     assertWal1IsDamage_onceANewerFileHasContent();
@@ -227,15 +226,13 @@ class WriteAheadLogTest {
   @Test
   @DisabledOnOs(value = OS.WINDOWS, disabledReason = "WriteAheadLog.MAPS_FILES")
   void zerosBetweenRecords_ofAnOlderFile_areDamage() throws IOException {
-    long records = uncutLog(1, 3);
-    Path file = dir.resolve("wal.1");
-    byte[] data = Files.readAllBytes(file);
-    byte[] moved = Arrays.copyOf(data, data.length);
+    int records = (int) uncutLog(1, 3);
+    byte[] data = Files.readAllBytes(dir.resolve("wal.1"));
     // the third record moved 8 bytes on: zeros before it no longer end the file
-    int third = (int) (records / 3 * 2);
-    System.arraycopy(data, third, moved, third + 8, (int) records - third);
-    Arrays.fill(moved, third, third + 8, (byte) 0);
-    Files.write(file, moved);
+    int third = records / 3 * 2;
+    System.arraycopy(data, third, data, third + 8, records - third);
+    Arrays.fill(data, third, third + 8, (byte) 0);
+    Files.write(dir.resolve("wal.1"), data);
     assertWal1IsDamage_onceANewerFileHasContent();
   }
 
