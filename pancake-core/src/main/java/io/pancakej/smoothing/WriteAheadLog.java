@@ -54,6 +54,8 @@ final class WriteAheadLog implements AutoCloseable {
   static final long MAX_FILE_BYTES = 64L << 20;
   /** Bytes of the file mapped at a time for {@code WRITE}'s appends (a larger record gets a chunk of its own size). */
   static final int CHUNK_BYTES = 1 << 20;
+  /** What a chunk is allocated with, shared read-only (a direct buffer: written without a copy). */
+  private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(CHUNK_BYTES).asReadOnlyBuffer();
   /**
    * Windows refuses to cut or delete a file while a mapping of it is open, and Java unmaps only when
    * the buffer is collected: there {@code WRITE} writes its records, as {@code FSYNC} does.
@@ -100,7 +102,8 @@ final class WriteAheadLog implements AutoCloseable {
   static WriteAheadLog open(Path dir, LongFunction<Aead> keyOfFile, WalSync sync, long seq, long maxFileBytes) {
     WriteAheadLog log = new WriteAheadLog(dir, keyOfFile, sync, seq, maxFileBytes);
     if (sync != WalSync.OFF) {
-      log.useFile(log.openFile(seq));
+      FileChannel ch = log.openFile(seq);
+      log.useFile(ch, log.lengthOf(ch));
     }
     return log;
   }
@@ -128,14 +131,24 @@ final class WriteAheadLog implements AutoCloseable {
     return ch;
   }
 
-  /** Makes {@code ch} the file records go to, after what it already holds. */
-  private void useFile(FileChannel ch) {
+  /** How much a freshly opened log file already holds (closing it if that cannot be read). */
+  private long lengthOf(FileChannel ch) {
     try {
-      fileStart = ch.size();
+      return ch.size();
     } catch (IOException e) {
+      try {
+        ch.close();
+      } catch (IOException ignored) {
+        // the open fails anyway
+      }
       throw new StateException("cannot open write-ahead log in " + dir + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Makes {@code ch} the file records go to, after the {@code length} bytes it already holds. */
+  private void useFile(FileChannel ch, long length) {
     channel = ch;
+    fileStart = length;
     chunk = null;
   }
 
@@ -220,11 +233,13 @@ final class WriteAheadLog implements AutoCloseable {
     int frame = 4 + sealed.length;
     if (chunk == null || chunk.remaining() < frame) {
       long start = fileStart + written;
-      ByteBuffer zeros = ByteBuffer.allocate(Math.max(CHUNK_BYTES, frame));
-      while (zeros.hasRemaining()) {
-        channel.write(zeros, start + zeros.position());
+      int size = Math.max(CHUNK_BYTES, frame);
+      for (long done = 0; done < size; ) {
+        ByteBuffer zeros = ZEROS.duplicate();
+        zeros.limit((int) Math.min(CHUNK_BYTES, size - done));
+        done += channel.write(zeros, start + done);
       }
-      chunk = channel.map(FileChannel.MapMode.READ_WRITE, start, zeros.capacity());
+      chunk = channel.map(FileChannel.MapMode.READ_WRITE, start, size);
     }
     chunk.putInt(sealed.length).put(sealed);
   }
@@ -287,9 +302,10 @@ final class WriteAheadLog implements AutoCloseable {
       // the new file is opened first: should that fail, this log keeps writing to the old one under
       // its own sequence number (records sealed for seq must never land in another file)
       FileChannel fresh = openFile(next);
+      long freshLength = lengthOf(fresh);
       cutToRecords(channel);
       retired.add(channel);
-      useFile(fresh);
+      useFile(fresh, freshLength);
       aead = keyOfFile.apply(next);
     }
     seq = next;
