@@ -90,6 +90,7 @@ final class Checkpointer implements AutoCloseable {
       ProxyState snap;
       Phase at;
       List<LogTicket> unsettled;
+      proxy.wal.prepareNextFile(); // its system calls here, not while the ticks are held off
       long stamp = proxy.phaseLock.writeLock();
       try {
         snap = snapshotLocked();

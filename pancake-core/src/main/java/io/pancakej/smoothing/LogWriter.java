@@ -10,11 +10,18 @@ import io.pancakej.PancakeException;
 import io.pancakej.WalSync;
 
 /**
- * Appends write records to the write-ahead log on its own thread, so that the emitter's store
- * calls never wait for the disk: what the store sees, and when, does not depend on whether a
- * batch carried writes. A write's {@link LogTicket} turns durable after its append (and, with
- * {@code fsync}, the fsync that covers it: group commit). Slot frees also run here, because their
- * FREE records must stay in order with the WRITE records before them.
+ * Puts write records in the write-ahead log without the emitter's store calls ever waiting for the
+ * disk: what the store sees, and when, does not depend on whether a batch carried writes. A
+ * write's {@link LogTicket} turns durable after its append (and, with {@code fsync}, the fsync that
+ * covers it: group commit).
+ *
+ * <p>Where an append is a copy into pages the log allocated ahead ({@code write}, the default:
+ * {@link WriteAheadLog#appendsByCopy}), the thread that serves the write appends it at once, and
+ * this class's thread only prepares the log's next chunk and file ({@link WriteAheadLog#prepare}),
+ * so that the serving thread makes no system call for the log. Otherwise ({@code fsync}, or
+ * Windows) records go to this class's thread, which appends and syncs them. Slot frees run on that
+ * thread in either case, after the WRITE records of the key they free (a slot is freed only once
+ * no request holds it and every replica has its deletion, so no write to it can be in flight).
  *
  * <p>A failed append or fsync fails the write that needed it and every later one (the log's
  * tail is then in doubt), and each failed key goes back to its last logged value: the proxy keeps
@@ -22,7 +29,10 @@ import io.pancakej.WalSync;
  * until the process reopens the state.
  */
 final class LogWriter implements AutoCloseable {
-  private sealed interface Task permits Write, Free, Barrier {}
+  private sealed interface Task permits Write, Free, Barrier, Prepare {}
+
+  /** Prepares the log's next chunk or file, off the serving thread. */
+  private record Prepare() implements Task {}
 
   /** Completes once every task queued before it is done (tests: frees are asynchronous). */
   private record Barrier(java.util.concurrent.CompletableFuture<Void> done) implements Task {}
@@ -38,6 +48,7 @@ final class LogWriter implements AutoCloseable {
   private record Free(int slot) implements Task {}
 
   private static final Task STOP = new Free(-1);
+  private static final Task PREPARE = new Prepare();
   private static final System.Logger LOG = System.getLogger("io.pancakej");
 
   private final WriteAheadLog wal;
@@ -47,6 +58,8 @@ final class LogWriter implements AutoCloseable {
   private final LinkedBlockingQueue<Task> tasks = new LinkedBlockingQueue<>();
   private final Thread thread;
   private volatile RuntimeException failure;
+  /** A {@link #PREPARE} is queued and not yet run. */
+  private final java.util.concurrent.atomic.AtomicBoolean preparing = new java.util.concurrent.atomic.AtomicBoolean();
 
   LogWriter(WriteAheadLog wal, IntConsumer free, java.util.function.ObjIntConsumer<LogTicket> revert,
       java.util.concurrent.ThreadFactory threads) {
@@ -58,16 +71,40 @@ final class LogWriter implements AutoCloseable {
 
   void start() {
     thread.start();
+    prepareLog(); // the first spare chunk, before the first write needs it
   }
 
-  /** Queues a key's new latest value (null: deleted); its ticket turns durable once logged. */
+  /**
+   * Logs a key's new latest value (null: deleted); its ticket turns durable once logged: at once
+   * where an append is a copy, else on the log thread.
+   */
   void write(int slot, byte[] value, LogTicket ticket) {
     // called inside the key's UpdateCache critical section: a failure is settled on the log
     // thread (the queue fails it), where reverting the key cannot re-enter that section
     if (wal.sync() == WalSync.OFF) {
       ticket.durable(); // nothing is logged: durable means "as durable as configured"
-    } else {
-      tasks.add(new Write(slot, value, ticket));
+      return;
+    }
+    if (wal.appendsByCopy() && failure == null) {
+      try {
+        wal.append(new LogRecord.Write(slot, value));
+        ticket.durable();
+        if (wal.wantsPreparation()) {
+          prepareLog();
+        }
+        return;
+      } catch (RuntimeException e) {
+        // the log is broken now: queued, the write fails on the log thread like any other, and
+        // the ticks go on as they were
+      }
+    }
+    tasks.add(new Write(slot, value, ticket));
+  }
+
+  /** Has the log thread allocate the log's next chunk or file (once, however often asked before it runs). */
+  void prepareLog() {
+    if (wal.appendsByCopy() && !preparing.getAndSet(true)) {
+      tasks.add(PREPARE);
     }
   }
 
@@ -105,6 +142,9 @@ final class LogWriter implements AutoCloseable {
       for (Task t : drained) {
         if (t == STOP) {
           stop = true;
+        } else if (t == PREPARE) {
+          preparing.set(false);
+          wal.prepare();
         } else if (t instanceof Barrier b) {
           settle(position, appended);
           position = 0;

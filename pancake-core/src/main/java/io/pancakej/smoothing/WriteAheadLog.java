@@ -24,14 +24,14 @@ import io.pancakej.crypto.Aead;
  * a key bound to a slot, a new latest value, a slot freed -- is appended here before the request
  * that caused it is acknowledged. Files are {@code wal.<seq>} in the state directory; a checkpoint
  * starts a new sequence number, saves the state naming it, and deletes older files (and a file that
- * passes {@link #MAX_FILE_BYTES} is followed by the next number at once). Each record is
+ * would pass {@link #MAX_FILE_BYTES} with its next record is followed by the next number at once). Each record is
  * {@code length(4) || AES-GCM(plaintext)} with the file's sequence number as associated data, so a
  * damaged record is detected; a torn record at the very end of the newest file is what a crash
  * mid-append leaves, and replay stops there. What a plaintext holds is {@link LogRecord}'s to say.
  *
  * <p>Each file has its own key ({@code keyOfFile.apply(seq)}; the proxy derives it from the master
  * key, the state's id and the sequence number), so AES-GCM key use is bounded by what one file
- * holds: at most 64 MiB and one record, i.e. at most about 1.8 million records (a record seals at
+ * holds: at most 64 MiB (or one larger record), i.e. at most about 1.8 million records (a record seals at
  * least 5 bytes into 37), far below the 2^32 encryptions NIST SP 800-38D allows a key with random
  * nonces, however long the checkpoint interval. Sequence numbers only grow within a state, so no
  * key is used for two files. Starting a file that way is the log's own affair: it opens a file and
@@ -41,11 +41,16 @@ import io.pancakej.crypto.Aead;
  * to the operating system before returning; {@code FSYNC} also forces the file to disk
  * ({@link #syncTo}, grouped across concurrent appends).
  *
- * <p>With {@code WRITE} (not on Windows: {@link #MAPS_FILES}) a record is copied into a mapped chunk of the file ({@value #CHUNK_BYTES}
- * bytes, allocated beforehand with one write of zeros, so a full disk fails there and not as a
- * fault) instead of costing a {@code write} call: the page cache holds it either way, and a killed
- * process loses neither. A closed or rotated file is cut back to its records; a crash leaves the
- * chunk's unused zeros after them, which replay reads as the file's end. {@code FSYNC} writes, so
+ * <p>With {@code WRITE} (not on Windows: {@link #MAPS_FILES}) a record is copied into mapped chunks
+ * of the file ({@value #CHUNK_BYTES} bytes each, contiguous, a record may span two) instead of
+ * costing a {@code write} call: the page cache holds it either way, and a killed process loses
+ * neither. A chunk is allocated with one write of zeros (so a full disk fails there and not as a
+ * fault) and its pages touched by {@link #prepare}, on another thread, before an append needs it;
+ * the next file, with its first chunk, is opened the same way before this one is full
+ * ({@link #prepareNextFile}). An append then makes no system call and takes no page fault, unless
+ * the preparation fell behind, when it allocates the chunk itself. A closed or retired file is cut
+ * back to its records; a crash leaves the unused zeros after them, which replay reads as the file's
+ * end, and a prepared file holding only zeros counts as holding no record. {@code FSYNC} writes, so
  * that its fsync covers exactly what was written.
  */
 final class WriteAheadLog implements AutoCloseable {
@@ -81,7 +86,33 @@ final class WriteAheadLog implements AutoCloseable {
   /** The first append or fsync failure; every later append fails with it. */
   private volatile StateException broken;
   /** Files rotated away from and not yet forced and closed ({@link #closeRetired}). */
-  private final java.util.List<FileChannel> retired = new java.util.ArrayList<>();
+  private final java.util.List<Retired> retired = new java.util.ArrayList<>();
+
+  /** A file rotated away from, and where its records end (a mapped one is cut there when it is closed). */
+  private record Retired(FileChannel channel, long end) {}
+
+  /** A file opened for sequence number {@code seq} before the log rotates to it, its first chunk allocated. */
+  private record NextFile(long seq, FileChannel channel, long length, Aead aead, MappedByteBuffer firstChunk) {}
+
+  // What {@link #prepare} has allocated ahead of the appends. Lock order: this, then one of these two.
+  private final Object chunks = new Object();
+  /** Guarded by {@code chunks}: the file chunks are allocated in (the current one). */
+  private FileChannel chunkFile;
+  /** Guarded by {@code chunks}: where the next chunk starts (the end of the last one allocated). */
+  private long allocatedEnd;
+  /** Guarded by {@code chunks}: where the current file's records must end ({@code fileStart + maxFileBytes}). */
+  private long fileLimit;
+  /** Guarded by {@code chunks}: the chunk after the current one, allocated and touched (null: none yet). */
+  private MappedByteBuffer spare;
+  private final Object nextFiles = new Object();
+  /** Guarded by {@code nextFiles}: the current file's sequence number, as the next file's preparation sees it. */
+  private long preparedAfter;
+  /** Guarded by {@code nextFiles}: the file to rotate to, opened ahead (null: none yet). */
+  private NextFile nextFile;
+  /** Guarded by {@code nextFiles}: closed, so no file is opened ahead any more. */
+  private boolean closed;
+  /** An append took the spare chunk or a rotation its file: {@link #prepare} has work. */
+  private volatile boolean wantsPreparation;
 
   private WriteAheadLog(Path dir, LongFunction<Aead> keyOfFile, WalSync sync, long seq, long maxFileBytes) {
     this.dir = dir;
@@ -91,6 +122,7 @@ final class WriteAheadLog implements AutoCloseable {
     this.mapped = sync == WalSync.WRITE && MAPS_FILES;
     this.seq = seq;
     this.maxFileBytes = maxFileBytes;
+    this.preparedAfter = seq;
   }
 
   /** Opens a new log file {@code wal.<seq>} for appending; file {@code s} is sealed under {@code keyOfFile.apply(s)}. */
@@ -103,7 +135,7 @@ final class WriteAheadLog implements AutoCloseable {
     WriteAheadLog log = new WriteAheadLog(dir, keyOfFile, sync, seq, maxFileBytes);
     if (sync != WalSync.OFF) {
       FileChannel ch = log.openFile(seq);
-      log.useFile(ch, log.lengthOf(ch));
+      log.useFile(ch, log.lengthOf(ch), null);
     }
     return log;
   }
@@ -145,26 +177,120 @@ final class WriteAheadLog implements AutoCloseable {
     }
   }
 
-  /** Makes {@code ch} the file records go to, after the {@code length} bytes it already holds. */
-  private void useFile(FileChannel ch, long length) {
+  /**
+   * Makes {@code ch} the file records go to, after the {@code length} bytes it already holds
+   * ({@code firstChunk}: its first chunk, allocated ahead, or null).
+   */
+  private void useFile(FileChannel ch, long length, MappedByteBuffer firstChunk) {
     channel = ch;
     fileStart = length;
     chunk = null;
+    if (mapped) {
+      synchronized (chunks) {
+        chunkFile = ch;
+        fileLimit = length + maxFileBytes;
+        spare = firstChunk;
+        allocatedEnd = length + (firstChunk == null ? 0 : firstChunk.capacity());
+      }
+      wantsPreparation = true;
+    }
   }
 
   /**
-   * Cuts a mapped file back to its records. Should that fail, the chunk's unused zeros stay after
-   * them, as a crash leaves them, and replay reads them as the file's end.
+   * Cuts a mapped file back to its records, which end at {@code end}. Should that fail, the
+   * chunk's unused zeros stay after them, as a crash leaves them, and replay reads them as the
+   * file's end.
    */
-  private void cutToRecords(FileChannel ch) {
+  private void cutToRecords(FileChannel ch, long end) {
     if (!mapped) {
       return;
     }
     try {
-      ch.truncate(fileStart + written);
+      ch.truncate(end);
     } catch (IOException ignored) {
       // harmless: see above
     }
+  }
+
+  /** Whether an append is a copy into memory the log prepared ahead ({@code WRITE} where files are mapped). */
+  boolean appendsByCopy() {
+    return mapped;
+  }
+
+  /** Whether {@link #prepare} has work: an append took the chunk or the file prepared for it. */
+  boolean wantsPreparation() {
+    return wantsPreparation;
+  }
+
+  /**
+   * Allocates the current file's next chunk, and touches its pages, if none is ready; once the
+   * chunks reach the file's limit, opens the next file instead ({@link #prepareNextFile}). Run off
+   * the threads that append, so that they find what they need. A failure here is not the log's:
+   * the append that needs the chunk allocates it itself, and reports the failure then.
+   */
+  void prepare() {
+    if (!mapped) {
+      return;
+    }
+    wantsPreparation = false;
+    boolean full;
+    synchronized (chunks) {
+      full = allocatedEnd >= fileLimit;
+      if (spare == null && !full && chunkFile != null) {
+        try {
+          spare = allocate(chunkFile, allocatedEnd);
+          allocatedEnd += spare.capacity();
+        } catch (IOException | InternalError e) {
+          return; // see above
+        }
+      }
+    }
+    if (full) {
+      prepareNextFile();
+    }
+  }
+
+  /**
+   * Opens the file the log rotates to next, with its first chunk allocated, if it is not open yet
+   * (the checkpoint calls this before it holds off the ticks to rotate). A failure is left to the
+   * rotation, which opens the file itself.
+   */
+  void prepareNextFile() {
+    if (!mapped) {
+      return;
+    }
+    synchronized (nextFiles) {
+      long next = preparedAfter + 1;
+      if (nextFile != null || broken != null || closed) {
+        return;
+      }
+      FileChannel ch = null;
+      try {
+        ch = openFile(next);
+        long length = lengthOf(ch);
+        nextFile = new NextFile(next, ch, length, keyOfFile.apply(next), allocate(ch, length));
+      } catch (IOException | InternalError | StateException e) {
+        if (ch != null) {
+          try {
+            ch.close();
+          } catch (IOException ignored) {
+            // the rotation opens it again
+          }
+        }
+      }
+    }
+  }
+
+  /** One chunk of {@code ch} from {@code start}: allocated with a write of zeros, mapped, its pages touched. */
+  private static MappedByteBuffer allocate(FileChannel ch, long start) throws IOException {
+    for (long done = 0; done < CHUNK_BYTES; ) {
+      done += ch.write(ZEROS.duplicate().position((int) done), start + done);
+    }
+    MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, start, CHUNK_BYTES);
+    for (int page = 0; page < CHUNK_BYTES; page += 4096) {
+      m.put(page, (byte) 0); // a write fault now, so that the append that copies here takes none
+    }
+    return m;
   }
 
   WalSync sync() {
@@ -196,7 +322,7 @@ final class WriteAheadLog implements AutoCloseable {
     }
     byte[] plain = record.encode();
     synchronized (this) {
-      if (written >= maxFileBytes) {
+      if (written > 0 && written + 4 + plain.length + Aead.OVERHEAD > maxFileBytes) {
         try {
           rotate(); // bounds what one key seals; the next checkpoint deletes the full file with the others
         } catch (StateException e) {
@@ -225,23 +351,38 @@ final class WriteAheadLog implements AutoCloseable {
     }
   }
 
-  /**
-   * Copies one framed record into the mapped chunk, first mapping a new one from the records' end
-   * if it does not fit (its blocks allocated by writing zeros, so a full disk fails here).
-   */
+  /** Copies one framed record into the mapped chunks, moving on to the next chunk where one is full. */
   private void copyToChunk(byte[] sealed) throws IOException {
-    int frame = 4 + sealed.length;
-    if (chunk == null || chunk.remaining() < frame) {
-      long start = fileStart + written;
-      int size = Math.max(CHUNK_BYTES, frame);
-      for (long done = 0; done < size; ) {
-        ByteBuffer zeros = ZEROS.duplicate();
-        zeros.limit((int) Math.min(CHUNK_BYTES, size - done));
-        done += channel.write(zeros, start + done);
+    copy(ByteBuffer.allocate(4).putInt(0, sealed.length).array());
+    copy(sealed);
+  }
+
+  private void copy(byte[] bytes) throws IOException {
+    for (int done = 0; done < bytes.length; ) {
+      if (chunk == null || !chunk.hasRemaining()) {
+        chunk = nextChunk();
       }
-      chunk = channel.map(FileChannel.MapMode.READ_WRITE, start, size);
+      int n = Math.min(chunk.remaining(), bytes.length - done);
+      chunk.put(bytes, done, n);
+      done += n;
     }
-    chunk.putInt(sealed.length).put(sealed);
+  }
+
+  /**
+   * The chunk that follows the current one: the spare {@link #prepare} allocated, else one
+   * allocated here (the preparation fell behind). The first chunk of a file starts at its records.
+   */
+  private MappedByteBuffer nextChunk() throws IOException {
+    wantsPreparation = true;
+    synchronized (chunks) {
+      MappedByteBuffer next = spare;
+      spare = null;
+      if (next == null) {
+        next = allocate(chunkFile, allocatedEnd);
+        allocatedEnd += CHUNK_BYTES;
+      }
+      return next;
+    }
   }
 
   /**
@@ -253,7 +394,7 @@ final class WriteAheadLog implements AutoCloseable {
       return;
     }
     FileChannel ch;
-    java.util.List<FileChannel> old;
+    java.util.List<Retired> old;
     synchronized (this) {
       if (synced >= position && retired.isEmpty()) {
         return;
@@ -261,9 +402,9 @@ final class WriteAheadLog implements AutoCloseable {
       ch = channel;
       old = new java.util.ArrayList<>(retired);
     }
-    for (FileChannel o : old) {
+    for (Retired o : old) {
       try {
-        o.force(false);
+        o.channel().force(false);
       } catch (java.nio.channels.ClosedChannelException closed) {
         // closeRetired forced it before closing it
       } catch (IOException e) {
@@ -291,22 +432,30 @@ final class WriteAheadLog implements AutoCloseable {
   }
 
   /**
-   * Starts file {@code wal.<seq+1>}; returns the new sequence number. The old file is only set
-   * aside: forcing and closing it ({@link #closeRetired}) is left to the caller, outside whatever
-   * it holds (a checkpoint holds off the ticks only while it snapshots and rotates); files the log
-   * rotated away from itself, when full, are left to the next checkpoint.
+   * Starts file {@code wal.<seq+1>} (the one {@link #prepareNextFile} opened, if it did); returns
+   * the new sequence number. The old file is only set aside: cutting, forcing and closing it
+   * ({@link #closeRetired}) is left to the caller, outside whatever it holds (a checkpoint holds off
+   * the ticks only while it snapshots and rotates); files the log rotated away from itself, when
+   * full, are left to the next checkpoint.
    */
   synchronized long rotate() {
     long next = seq + 1;
     if (sync != WalSync.OFF) {
+      NextFile prepared;
+      synchronized (nextFiles) {
+        prepared = nextFile != null && nextFile.seq() == next ? nextFile : null;
+      }
       // the new file is opened first: should that fail, this log keeps writing to the old one under
       // its own sequence number (records sealed for seq must never land in another file)
-      FileChannel fresh = openFile(next);
-      long freshLength = lengthOf(fresh);
-      cutToRecords(channel);
-      retired.add(channel);
-      useFile(fresh, freshLength);
-      aead = keyOfFile.apply(next);
+      FileChannel fresh = prepared != null ? prepared.channel() : openFile(next);
+      long freshLength = prepared != null ? prepared.length() : lengthOf(fresh);
+      retired.add(new Retired(channel, fileStart + written));
+      useFile(fresh, freshLength, prepared == null ? null : prepared.firstChunk());
+      aead = prepared != null ? prepared.aead() : keyOfFile.apply(next);
+      synchronized (nextFiles) {
+        nextFile = null;
+        preparedAfter = next;
+      }
     }
     seq = next;
     written = 0;
@@ -314,16 +463,17 @@ final class WriteAheadLog implements AutoCloseable {
     return next;
   }
 
-  /** Forces and closes the files {@link #rotate} set aside. */
+  /** Cuts, forces and closes the files {@link #rotate} set aside. */
   void closeRetired() {
-    java.util.List<FileChannel> old;
+    java.util.List<Retired> old;
     synchronized (this) {
       old = new java.util.ArrayList<>(retired);
     }
-    for (FileChannel o : old) {
+    for (Retired o : old) {
       try {
-        o.force(false);
-        o.close();
+        cutToRecords(o.channel(), o.end());
+        o.channel().force(false);
+        o.channel().close();
       } catch (IOException e) {
         throw new StateException("cannot close the write-ahead log in " + dir + ": " + e.getMessage(), e);
       }
@@ -377,7 +527,7 @@ final class WriteAheadLog implements AutoCloseable {
     // by an open that failed before its checkpoint)
     long newestWithContent = -1;
     for (long s : seqs) {
-      if (s >= fromSeq && fileSize(dir.resolve(PREFIX + s)) > 0) {
+      if (s >= fromSeq && holdsRecords(dir.resolve(PREFIX + s))) {
         newestWithContent = s;
       }
     }
@@ -446,19 +596,31 @@ final class WriteAheadLog implements AutoCloseable {
     return true;
   }
 
-  /** True if every log file numbered {@code fromSeq} or later is empty (or there is none). */
+  /** True if no log file numbered {@code fromSeq} or later holds a record (or there is none). */
   static boolean isEmpty(Path dir, long fromSeq) {
     for (long s : sequences(dir)) {
-      if (s >= fromSeq && fileSize(dir.resolve(PREFIX + s)) > 0) {
+      if (s >= fromSeq && holdsRecords(dir.resolve(PREFIX + s))) {
         return false;
       }
     }
     return true;
   }
 
-  private static long fileSize(Path file) {
-    try {
-      return Files.size(file);
+  /**
+   * Whether a log file holds anything but zeros: a file prepared ahead, or a chunk a crash left
+   * uncut before its first record, holds none (a record starts with its nonzero length).
+   */
+  private static boolean holdsRecords(Path file) {
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      byte[] block = new byte[64 << 10];
+      for (int n; (n = in.read(block)) > 0; ) {
+        for (int i = 0; i < n; i++) {
+          if (block[i] != 0) {
+            return true;
+          }
+        }
+      }
+      return false;
     } catch (IOException e) {
       throw new StateException("cannot read write-ahead log " + file, e);
     }
@@ -470,17 +632,35 @@ final class WriteAheadLog implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    for (FileChannel o : retired) {
+    for (Retired o : retired) {
+      cutToRecords(o.channel(), o.end());
       try {
-        o.close();
+        o.channel().close();
       } catch (IOException ignored) {
         // its records were forced by syncTo or are covered by a saved checkpoint
       }
     }
     retired.clear();
+    synchronized (nextFiles) {
+      if (nextFile != null) {
+        // it holds no record: remove it (should that fail, replay counts its zeros as no record)
+        try {
+          nextFile.channel().close();
+          Files.deleteIfExists(dir.resolve(PREFIX + nextFile.seq()));
+        } catch (IOException ignored) {
+          // see above
+        }
+        nextFile = null;
+      }
+      closed = true;
+    }
     if (channel != null) {
-      cutToRecords(channel);
+      cutToRecords(channel, fileStart + written);
       chunk = null; // its pages past the cut are gone: nothing may copy into them
+      synchronized (chunks) {
+        spare = null;
+        chunkFile = null;
+      }
       try {
         channel.close();
       } catch (IOException e) {

@@ -165,22 +165,23 @@ class WriteAheadLogTest {
 
   @Test
   void aFullFile_isFollowedByANewOne_underItsOwnKey_andReplayReadsThemAllInOrder() throws IOException {
-    // each record here is length(4) + plaintext(7) + nonce and tag(28) = 39 bytes: a 100-byte limit lets a file take three
+    // each record here is length(4) + plaintext(7) + nonce and tag(28) = 39 bytes: a 100-byte limit lets a file take two
     try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 1, 100)) {
       for (int i = 1; i <= 7; i++) {
         log.append(write(i));
       }
-      assertEquals(3, log.sequence());
+      assertEquals(4, log.sequence());
       log.syncTo(Long.MAX_VALUE);
       log.closeRetired();
     }
-    assertEquals(3 * 39, Files.size(dir.resolve("wal.1")));
-    assertEquals(3 * 39, Files.size(dir.resolve("wal.2")));
-    assertEquals(39, Files.size(dir.resolve("wal.3")));
+    for (int s = 1; s <= 3; s++) {
+      assertEquals(2 * 39, Files.size(dir.resolve("wal." + s)), "no file passes the limit: wal." + s);
+    }
+    assertEquals(39, Files.size(dir.resolve("wal.4")));
     assertEquals(List.of(1, 2, 3, 4, 5, 6, 7), replayedFrom(1));
     // wal.2 is sealed under key 2, not key 1
     assertThrows(StateException.class, () -> WriteAheadLog.replay(dir, s -> aead.apply(1), 1, r -> { }));
-    WriteAheadLog.deleteBefore(dir, 3);
+    WriteAheadLog.deleteBefore(dir, 4);
     assertEquals(List.of(7), replayedFrom(1));
   }
 
@@ -248,6 +249,82 @@ class WriteAheadLogTest {
     List<LogRecord> read = new ArrayList<>();
     WriteAheadLog.replay(dir, aead, 1, read::add);
     assertEquals(List.of(write(1), new LogRecord.Write(2, big), write(3)), read);
+  }
+
+  /** A write whose sealed record is about a kilobyte: some records span two chunks. */
+  private static LogRecord kilobyte(int i) {
+    byte[] value = new byte[1000];
+    Arrays.fill(value, (byte) i);
+    return new LogRecord.Write(i, value);
+  }
+
+  @Test
+  @DisabledOnOs(value = OS.WINDOWS, disabledReason = "WriteAheadLog.MAPS_FILES")
+  void appendsGoOnInTheChunkPreparedAhead_acrossChunks_withoutAllocatingOneThemselves() throws IOException {
+    Path file = dir.resolve("wal.1");
+    int n = 0;
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 1)) {
+      assertTrue(log.appendsByCopy());
+      log.prepare();
+      assertEquals(WriteAheadLog.CHUNK_BYTES, Files.size(file), "the first chunk allocated by prepare");
+      log.append(kilobyte(++n));
+      assertTrue(log.wantsPreparation(), "the append took the prepared chunk");
+      log.prepare();
+      assertEquals(2L * WriteAheadLog.CHUNK_BYTES, Files.size(file), "the spare after it");
+      assertTrue(!log.wantsPreparation());
+      while (log.size() < WriteAheadLog.CHUNK_BYTES + 5_000) { // into the spare, one record across the seam
+        log.append(kilobyte(++n));
+      }
+      assertEquals(2L * WriteAheadLog.CHUNK_BYTES, Files.size(file), "the appends allocated nothing themselves");
+      assertTrue(log.wantsPreparation(), "the spare was taken: the next one is wanted");
+      assertTrue(log.size() % WriteAheadLog.CHUNK_BYTES != 0);
+    }
+    List<LogRecord> read = new ArrayList<>();
+    WriteAheadLog.replay(dir, aead, 1, read::add);
+    assertEquals(n, read.size());
+    for (int i = 0; i < n; i++) {
+      assertEquals(kilobyte(i + 1), read.get(i), "record " + (i + 1));
+    }
+  }
+
+  @Test
+  @DisabledOnOs(value = OS.WINDOWS, disabledReason = "WriteAheadLog.MAPS_FILES")
+  void aFullFile_rotatesToTheFilePreparedAhead_whichHoldsItsFirstChunk() throws IOException {
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 1, 100)) {
+      log.append(write(1));
+      log.append(write(2));
+      log.prepare(); // the first chunk reaches the 100-byte limit: the next file instead of a spare
+      assertEquals(WriteAheadLog.CHUNK_BYTES, Files.size(dir.resolve("wal.2")), "wal.2 opened and allocated ahead");
+      assertEquals(List.of(1, 2), replayedFrom(1), "a prepared file of zeros holds no record");
+      log.append(write(3));
+      assertEquals(2, log.sequence());
+      assertEquals(WriteAheadLog.CHUNK_BYTES, Files.size(dir.resolve("wal.2")), "its chunk was used, not allocated again");
+      log.closeRetired();
+      assertEquals(2 * 39, Files.size(dir.resolve("wal.1")), "the retired file cut back to its records");
+    }
+    assertEquals(39, Files.size(dir.resolve("wal.2")));
+    assertEquals(List.of(1, 2, 3), replayedFrom(1));
+  }
+
+  @Test
+  @DisabledOnOs(value = OS.WINDOWS, disabledReason = "WriteAheadLog.MAPS_FILES")
+  void aCrashWithTheNextFilePrepared_leavesZerosThatHoldNoRecord_soTheTornTailIsStillTheNewest() throws IOException {
+    byte[] prepared;
+    try (WriteAheadLog log = WriteAheadLog.open(dir, aead, WalSync.WRITE, 5)) {
+      log.append(write(1));
+      log.prepareNextFile(); // as a checkpoint does before it rotates
+      prepared = Files.readAllBytes(dir.resolve("wal.6"));
+      assertEquals(WriteAheadLog.CHUNK_BYTES, prepared.length);
+    }
+    assertTrue(Files.notExists(dir.resolve("wal.6")), "closing removes the file prepared ahead");
+    Files.delete(dir.resolve("wal.5"));
+    int records = (int) uncutLog(1, 3);
+    Files.write(dir.resolve("wal.2"), prepared); // what a kill leaves after wal.1's prepare
+    byte[] data = Files.readAllBytes(dir.resolve("wal.1"));
+    Arrays.fill(data, records - 10, records, (byte) 0); // the last record's copy cut short
+    Files.write(dir.resolve("wal.1"), data);
+    assertEquals(List.of(1, 2), replayedFrom(1), "wal.1 is still the newest file with records: a torn tail");
+    assertTrue(WriteAheadLog.isEmpty(dir, 2), "zeros are no record");
   }
 
   @Test
