@@ -33,7 +33,9 @@ import io.pancakej.crypto.Aead;
  * the appending thread makes no system call; {@code unprepared}: every 1 MiB the append allocates
  * the chunk itself (one write of zeros and a mapping: what {@code prepared} keeps off the serving
  * thread); {@code fsync}-less {@code written}: each record written with one {@code write} call (the
- * {@code fsync} policy's append, without its fsync). Run with
+ * {@code fsync} policy's append, without its fsync). {@code pauseMicros} paces the appends: 100
+ * is about the rate of YCSB A's writes at 8 callers; 0 writes hundreds of MB a second, so the
+ * kernel's dirty-page throttling and writeback show in the tail. Run with
  * {@code bin/bench-proxy LogAppendBenchmark -f 1 -wi 3 -i 5}.
  */
 @State(Scope.Thread)
@@ -45,6 +47,10 @@ import io.pancakej.crypto.Aead;
 public class LogAppendBenchmark {
   @Param({"prepared", "unprepared", "written"})
   String mode;
+
+  /** Microseconds parked before each append (0: flat out, far past any real write rate; 100: about 6 000 writes a second). */
+  @Param({"100", "0"})
+  int pauseMicros;
 
   private Path dir;
   private WriteAheadLog log;
@@ -63,6 +69,13 @@ public class LogAppendBenchmark {
     record = new LogRecord.Write(7, new byte[1200]);
     if (mode.equals("prepared")) {
       log.prepare();
+    }
+  }
+
+  @Setup(Level.Invocation)
+  public void pause() {
+    if (pauseMicros > 0) {
+      java.util.concurrent.locks.LockSupport.parkNanos(pauseMicros * 1_000L);
     }
   }
 
