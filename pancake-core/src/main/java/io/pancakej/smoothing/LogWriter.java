@@ -37,7 +37,8 @@ final class LogWriter implements AutoCloseable {
   /** Completes once every task queued before it is done (tests: frees are asynchronous). */
   private record Barrier(java.util.concurrent.CompletableFuture<Void> done) implements Task {}
 
-  private record Write(int slot, byte[] value, LogTicket ticket) implements Task {
+  /** {@code failedInline}: the error its append on the serving thread met (null: not tried there). */
+  private record Write(int slot, byte[] value, LogTicket ticket, RuntimeException failedInline) implements Task {
     void fail(RuntimeException e, java.util.function.ObjIntConsumer<LogTicket> revert) {
       // the key goes back first: a caller told its write failed must read the value before it
       revert.accept(ticket, slot);
@@ -94,11 +95,13 @@ final class LogWriter implements AutoCloseable {
         }
         return;
       } catch (RuntimeException e) {
-        // the log is broken now: queued, the write fails on the log thread like any other, and
-        // the ticks go on as they were
+        // queued, the write fails on the log thread (never appended again: a later write of the
+        // key may be in the log already), and the ticks go on as they were
+        tasks.add(new Write(slot, value, ticket, e));
+        return;
       }
     }
-    tasks.add(new Write(slot, value, ticket));
+    tasks.add(new Write(slot, value, ticket, null));
   }
 
   /** Has the log thread allocate the log's next chunk or file (once, however often asked before it runs). */
@@ -152,6 +155,13 @@ final class LogWriter implements AutoCloseable {
         } else if (t instanceof Write w) {
           if (failure != null) {
             w.fail(failure, revert);
+            continue;
+          }
+          if (w.failedInline() != null) {
+            settle(position, appended);
+            position = 0;
+            appended.add(w);
+            fail(w.failedInline(), appended);
             continue;
           }
           try {

@@ -31,8 +31,9 @@ import io.pancakej.store.KvStore;
  * ({@link EmissionRate}); each access is real with probability delta (the queue head, or a
  * simulated real access when the queue is empty) or fake. When and how batches reach the store
  * therefore depends on the clock and on the windowed request count only, never on what a batch
- * served. Writes reach the write-ahead log as a copy into pages prepared ahead ({@link LogWriter});
- * a write is acknowledged once logged, and reaches replicas after that.
+ * served. Writes reach the write-ahead log without the emitter waiting ({@link LogWriter}: by
+ * default a copy into pages prepared ahead, on the serving thread); a write is acknowledged once
+ * logged, and reaches replicas after that.
  *
  * <p>Ticks run under the read side of a phase lock; switching between a steady plan and a
  * replica-swapping {@link Transition} takes the write side, so no tick straddles two phases.

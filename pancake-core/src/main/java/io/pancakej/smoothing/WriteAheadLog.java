@@ -57,7 +57,7 @@ final class WriteAheadLog implements AutoCloseable {
   private static final String PREFIX = "wal.";
   /** A file this long gets no more records: the next go to a new file under a new key. */
   static final long MAX_FILE_BYTES = 64L << 20;
-  /** Bytes of the file mapped at a time for {@code WRITE}'s appends (a larger record gets a chunk of its own size). */
+  /** Bytes of the file mapped at a time for {@code WRITE}'s appends (a larger record spans several). */
   static final int CHUNK_BYTES = 1 << 20;
   /** What a chunk is allocated with, shared read-only (a direct buffer: written without a copy). */
   private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(CHUNK_BYTES).asReadOnlyBuffer();
@@ -235,8 +235,7 @@ final class WriteAheadLog implements AutoCloseable {
     wantsPreparation = false;
     boolean full;
     synchronized (chunks) {
-      full = allocatedEnd >= fileLimit;
-      if (spare == null && !full && chunkFile != null) {
+      if (spare == null && allocatedEnd < fileLimit && chunkFile != null) {
         try {
           spare = allocate(chunkFile, allocatedEnd);
           allocatedEnd += spare.capacity();
@@ -244,6 +243,7 @@ final class WriteAheadLog implements AutoCloseable {
           return; // see above
         }
       }
+      full = allocatedEnd >= fileLimit; // the file's last chunk is allocated: its successor is next
     }
     if (full) {
       prepareNextFile();
@@ -441,18 +441,18 @@ final class WriteAheadLog implements AutoCloseable {
   synchronized long rotate() {
     long next = seq + 1;
     if (sync != WalSync.OFF) {
-      NextFile prepared;
+      // nextFiles held throughout: a preparation must not open (and fill with zeros) the file this
+      // rotation is opening itself
       synchronized (nextFiles) {
-        prepared = nextFile != null && nextFile.seq() == next ? nextFile : null;
-      }
-      // the new file is opened first: should that fail, this log keeps writing to the old one under
-      // its own sequence number (records sealed for seq must never land in another file)
-      FileChannel fresh = prepared != null ? prepared.channel() : openFile(next);
-      long freshLength = prepared != null ? prepared.length() : lengthOf(fresh);
-      retired.add(new Retired(channel, fileStart + written));
-      useFile(fresh, freshLength, prepared == null ? null : prepared.firstChunk());
-      aead = prepared != null ? prepared.aead() : keyOfFile.apply(next);
-      synchronized (nextFiles) {
+        NextFile prepared = nextFile != null && nextFile.seq() == next ? nextFile : null;
+        // the new file is opened first: should that fail, this log keeps writing to the old one under
+        // its own sequence number (records sealed for seq must never land in another file)
+        FileChannel fresh = prepared != null ? prepared.channel() : openFile(next);
+        long freshLength = prepared != null ? prepared.length() : lengthOf(fresh);
+        Aead freshAead = prepared != null ? prepared.aead() : keyOfFile.apply(next);
+        retired.add(new Retired(channel, fileStart + written));
+        useFile(fresh, freshLength, prepared == null ? null : prepared.firstChunk());
+        aead = freshAead;
         nextFile = null;
         preparedAfter = next;
       }
@@ -655,12 +655,12 @@ final class WriteAheadLog implements AutoCloseable {
       closed = true;
     }
     if (channel != null) {
-      cutToRecords(channel, fileStart + written);
-      chunk = null; // its pages past the cut are gone: nothing may copy into them
-      synchronized (chunks) {
+      synchronized (chunks) { // after any preparation in progress, and before the cut: none may follow it
         spare = null;
         chunkFile = null;
       }
+      cutToRecords(channel, fileStart + written);
+      chunk = null; // its pages past the cut are gone: nothing may copy into them
       try {
         channel.close();
       } catch (IOException e) {
