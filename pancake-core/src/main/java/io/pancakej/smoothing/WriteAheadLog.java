@@ -23,9 +23,9 @@ import io.pancakej.crypto.Aead;
  * The proxy's write-ahead log: every change a checkpoint of the state would otherwise lose --
  * a key bound to a slot, a new latest value, a slot freed -- is appended here before the request
  * that caused it is acknowledged. Files are {@code wal.<seq>} in the state directory; a checkpoint
- * starts a new sequence number, saves the state naming it, and deletes older files (and a file that
- * would pass {@link #MAX_FILE_BYTES} with its next record is followed by the next number at once). Each record is
- * {@code length(4) || AES-GCM(plaintext)} with the file's sequence number as associated data, so a
+ * starts a new sequence number, saves the state naming it, and deletes older files (and a record
+ * that would take a file past {@link #MAX_FILE_BYTES} goes to the next number at once). Each record
+ * is {@code length(4) || AES-GCM(plaintext)} with the file's sequence number as associated data, so a
  * damaged record is detected; a torn record at the very end of the newest file is what a crash
  * mid-append leaves, and replay stops there. What a plaintext holds is {@link LogRecord}'s to say.
  *
