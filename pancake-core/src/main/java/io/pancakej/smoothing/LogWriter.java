@@ -147,7 +147,12 @@ final class LogWriter implements AutoCloseable {
           stop = true;
         } else if (t == PREPARE) {
           preparing.set(false);
-          wal.prepare();
+          try {
+            wal.prepare();
+          } catch (RuntimeException e) {
+            // not the log's failure: an append that finds nothing prepared allocates for itself
+            LOG.log(System.Logger.Level.WARNING, "preparing the write-ahead log's next chunk failed: " + e);
+          }
         } else if (t instanceof Barrier b) {
           settle(position, appended);
           position = 0;
