@@ -82,6 +82,8 @@ final class WriteAheadLog implements AutoCloseable {
   private long fileStart;
   /** {@code WRITE}: the mapped chunk the next records are copied into (null: map one at the next append). */
   private MappedByteBuffer chunk;
+  /** {@code WRITE}: a record's length prefix, reused by every append (they hold the log's lock). */
+  private final byte[] frameLength = new byte[4];
   private long synced;
   /** The first append or fsync failure; every later append fails with it. */
   private volatile StateException broken;
@@ -144,11 +146,8 @@ final class WriteAheadLog implements AutoCloseable {
     FileChannel ch;
     try {
       // WRITE maps the file, which needs it readable, and places records itself; FSYNC appends
-      ch = mapped
-          ? FileChannel.open(dir.resolve(PREFIX + s), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-              StandardOpenOption.READ)
-          : FileChannel.open(dir.resolve(PREFIX + s), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-              StandardOpenOption.APPEND);
+      ch = FileChannel.open(dir.resolve(PREFIX + s), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          mapped ? StandardOpenOption.READ : StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new StateException("cannot open write-ahead log in " + dir + ": " + e.getMessage(), e);
     }
@@ -237,8 +236,7 @@ final class WriteAheadLog implements AutoCloseable {
     synchronized (chunks) {
       if (spare == null && allocatedEnd < fileLimit && chunkFile != null) {
         try {
-          spare = allocate(chunkFile, allocatedEnd);
-          allocatedEnd += spare.capacity();
+          spare = allocateNext();
         } catch (IOException | InternalError e) {
           return; // see above
         }
@@ -353,7 +351,10 @@ final class WriteAheadLog implements AutoCloseable {
 
   /** Copies one framed record into the mapped chunks, moving on to the next chunk where one is full. */
   private void copyToChunk(byte[] sealed) throws IOException {
-    copy(ByteBuffer.allocate(4).putInt(0, sealed.length).array());
+    for (int i = 0; i < 4; i++) {
+      frameLength[i] = (byte) (sealed.length >>> (24 - 8 * i)); // big-endian, as replay's getInt reads it
+    }
+    copy(frameLength);
     copy(sealed);
   }
 
@@ -377,12 +378,15 @@ final class WriteAheadLog implements AutoCloseable {
     synchronized (chunks) {
       MappedByteBuffer next = spare;
       spare = null;
-      if (next == null) {
-        next = allocate(chunkFile, allocatedEnd);
-        allocatedEnd += CHUNK_BYTES;
-      }
-      return next;
+      return next != null ? next : allocateNext();
     }
+  }
+
+  /** The chunk after the last one allocated in the current file (holding {@code chunks}). */
+  private MappedByteBuffer allocateNext() throws IOException {
+    MappedByteBuffer next = allocate(chunkFile, allocatedEnd);
+    allocatedEnd += CHUNK_BYTES;
+    return next;
   }
 
   /**
@@ -548,7 +552,7 @@ final class WriteAheadLog implements AutoCloseable {
       Aead aead = data.length == 0 ? null : keyOfFile.apply(s);
       while (buf.remaining() > 0) {
         int start = buf.position();
-        if (zeroFrom(data, start)) {
+        if (zeroBetween(data, start, data.length)) {
           // a mapped chunk's unused zeros, which a crash left after the file's records (a record's
           // length is never 0, so this looks at no more than its first bytes)
           break;
@@ -563,7 +567,7 @@ final class WriteAheadLog implements AutoCloseable {
           try {
             plain = aead.decrypt(sealed, associatedData(s));
           } catch (IntegrityException e) {
-            if (!(newest && zeroFrom(data, buf.position()))) {
+            if (!(newest && zeroBetween(data, buf.position(), data.length))) {
               throw new StateException("write-ahead log " + dir.resolve(PREFIX + s) + " is damaged at byte " + start, e);
             }
           }
@@ -586,9 +590,9 @@ final class WriteAheadLog implements AutoCloseable {
     return last;
   }
 
-  /** Whether {@code data} holds only zeros from {@code from} on (also when nothing is left). */
-  private static boolean zeroFrom(byte[] data, int from) {
-    for (int i = from; i < data.length; i++) {
+  /** Whether {@code data[from, to)} holds only zeros (also when it is empty). */
+  private static boolean zeroBetween(byte[] data, int from, int to) {
+    for (int i = from; i < to; i++) {
       if (data[i] != 0) {
         return false;
       }
@@ -614,10 +618,8 @@ final class WriteAheadLog implements AutoCloseable {
     try (java.io.InputStream in = Files.newInputStream(file)) {
       byte[] block = new byte[64 << 10];
       for (int n; (n = in.read(block)) > 0; ) {
-        for (int i = 0; i < n; i++) {
-          if (block[i] != 0) {
-            return true;
-          }
+        if (!zeroBetween(block, 0, n)) {
+          return true;
         }
       }
       return false;
