@@ -117,7 +117,21 @@ final class TickRunner implements Ticks {
     finishIfDue();
   }
 
+  /**
+   * Sends a tick that accesses exactly {@code replicas}, in that order, and serves no request (the
+   * sweep at open, {@link Transitions#finishBeforeServing}); it returns once the call is back, like
+   * {@link #send}, and {@link #flush} waits for the rest.
+   */
+  synchronized void sweep(int[] replicas) {
+    run(0, replicas);
+  }
+
   private CompletableFuture<Void> run(int batches) {
+    return run(batches, null);
+  }
+
+  /** A tick of {@code batches} batches drawn as the paper's are, or of the accesses {@code given} (no request). */
+  private CompletableFuture<Void> run(int batches, int[] given) {
     finishIfDue();
     await(beforePrevious, false); // tick k-2's write-back is sealed: this call carries it
     long tick = nextTick++;
@@ -128,12 +142,12 @@ final class TickRunner implements Ticks {
       Phase p = proxy.phase;
       Transition transition = p instanceof Transition t ? t : null;
       List<Prepared> out = takeOwed(p, transition, tick);
-      int n = batches * proxy.batchSize;
-      int[] replicas = new int[n];
+      int n = given != null ? given.length : batches * proxy.batchSize;
+      int[] replicas = given != null ? given : new int[n];
       served = new Request[n];
       RandomGenerator rnd = proxy.random.get();
       double delta = p.delta();
-      for (int i = 0; i < n; i++) {
+      for (int i = 0; given == null && i < n; i++) {
         if (rnd.nextDouble() < delta) {
           Request r = proxy.queue.poll();
           served[i] = r;
@@ -146,7 +160,7 @@ final class TickRunner implements Ticks {
       for (int r : replicas) {
         labels.add(proxy.label(r));
       }
-      proxy.batchCount.add(batches);
+      proxy.batchCount.add(given != null ? (n + proxy.batchSize - 1) / proxy.batchSize : batches);
       List<byte[]> writeLabels = new ArrayList<>();
       List<byte[]> writeValues = new ArrayList<>();
       for (Prepared w : out) {
