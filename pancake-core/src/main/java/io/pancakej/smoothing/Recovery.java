@@ -180,7 +180,9 @@ final class Recovery {
       distance += Math.abs(estimate[s] - current[s]);
     }
     if (distance < 1e-9 && proxy.transitions.estimateSamples == Estimator.EXACT) {
-      return; // the state already holds this estimate
+      // the state already holds this estimate (a YCSB load declares its run's): it is described as declared now
+      proxy.transitions.estimateSource = declared.source() + " (in place at open)";
+      return;
     }
     proxy.transitions.start(estimate, Estimator.EXACT, declared.source() + " (replicas swapped to it at open)");
   }

@@ -14,8 +14,9 @@ import site.ycsb.generator.ScrambledZipfianGenerator;
 /**
  * The key distribution a YCSB workload requests, computed from the same properties and the same
  * key chooser YCSB 0.17's {@code CoreWorkload} will use, so the {@code pancake} binding can
- * declare it (no file, no flag): the load phase inserts every record once (uniform over the
- * records it loads), the run phase draws keys from {@code requestdistribution}.
+ * declare it (no file, no flag): the run phase draws keys from {@code requestdistribution}; the
+ * load phase, which inserts every record once, declares the run's distribution when the run will
+ * request exactly the records it loads (so the run needs no swap), else uniform over them.
  *
  * <p>Computed, not sampled. {@code zipfian} is a {@link ScrambledZipfianGenerator}: a zipf(0.99)
  * rank over 10^10 items (YCSB's {@code ZipfianGenerator.nextLong}, with its closed-form inverse),
@@ -53,6 +54,13 @@ public final class WorkloadDistribution {
       for (long k = w.insertStart; k < w.insertStart + loaded; k++) {
         weights.put(keyName(k, w.ordered, w.zeroPadding), 1.0);
       }
+      PancakeConfig.Declared run = runOverTheLoadedKeys(props, weights.keySet());
+      if (run != null) {
+        return new PancakeConfig.Declared(run.weights(), String.format(Locale.ROOT,
+            "the workload: YCSB load phase of %d records, under the run's estimate (%s): a put's access is drawn"
+            + " from the estimate whichever key it inserts, so the run that follows needs no swap", loaded,
+            run.source().substring(run.source().indexOf("requestdistribution="))));
+      }
       return new PancakeConfig.Declared(weights, String.format(Locale.ROOT,
           "the workload: YCSB load phase, each of %d records inserted once (uniform)", loaded));
     }
@@ -68,6 +76,22 @@ public final class WorkloadDistribution {
     }
     return new PancakeConfig.Declared(weights(props), String.format(Locale.ROOT,
         "the workload: YCSB run phase, requestdistribution=%s over %d records", dist, w.records));
+  }
+
+  /**
+   * The run phase's declared distribution for the same workload properties, when it requests
+   * exactly the keys the load inserts, else null. A load's requests are puts, and a put's real
+   * access goes to a replica drawn from the estimate, not to its own key's (design.md, "Query
+   * execution"): a load under the run's estimate shows the store the same uniform accesses as one
+   * under a uniform estimate, and the run that follows (with the same workload file) finds its
+   * distribution in place instead of swapping replicas to it at open.
+   */
+  private static PancakeConfig.Declared runOverTheLoadedKeys(Properties loadProps, java.util.Set<String> loaded) {
+    Properties runProps = new Properties();
+    runProps.putAll(loadProps);
+    runProps.setProperty(KvClientBinding.DO_TRANSACTIONS_PROPERTY, "true");
+    PancakeConfig.Declared run = declared(runProps, new String[1]);
+    return run != null && run.weights().keySet().equals(loaded) ? run : null;
   }
 
   /** Key to probability for the run phase of workload {@code props} (YCSB property names). */

@@ -103,4 +103,36 @@ class WorkloadDistributionTest {
     assertNull(WorkloadDistribution.declared(props, why));
     assertTrue(why[0].contains("latest"), why[0]);
   }
+
+  /**
+   * A load declares its run's distribution when the run requests exactly the keys it inserts (a
+   * put's access follows the estimate, so the load looks the same, and the run needs no swap);
+   * otherwise the load is uniform over what it inserts.
+   */
+  @Test
+  void declared_loadTakesTheRunsDistribution_onlyWhenTheRunRequestsExactlyTheLoadedKeys() {
+    Properties props = new Properties();
+    props.setProperty("recordcount", "500");
+    props.setProperty("requestdistribution", "zipfian");
+    String[] why = {null};
+    PancakeConfig.Declared load = WorkloadDistribution.declared(props, why);
+    assertEquals(WorkloadDistribution.weights(props), load.weights());
+    assertTrue(load.source().contains("load phase") && load.source().contains("requestdistribution=zipfian"),
+        load.source());
+    double first = load.weights().values().iterator().next();
+    assertTrue(load.weights().values().stream().anyMatch(p -> p > 10 * first)
+        || load.weights().values().stream().anyMatch(p -> 10 * p < first), "zipfian, not uniform");
+
+    props.setProperty("requestdistribution", "latest"); // not declared in the run: the load stays uniform
+    PancakeConfig.Declared uniform = WorkloadDistribution.declared(props, why);
+    assertEquals(500, uniform.weights().size());
+    assertEquals(1, uniform.weights().values().stream().distinct().count());
+    assertTrue(uniform.source().contains("inserted once (uniform)"), uniform.source());
+
+    props.setProperty("requestdistribution", "zipfian");
+    props.setProperty("insertcount", "250"); // a partial load: the run draws from a range one key wider
+    PancakeConfig.Declared partial = WorkloadDistribution.declared(props, why);
+    assertEquals(250, partial.weights().size());
+    assertTrue(partial.source().contains("inserted once (uniform)"), partial.source());
+  }
 }
