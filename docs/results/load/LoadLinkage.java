@@ -72,6 +72,7 @@ public class LoadLinkage {
     for (int window : new int[] {50, 200, 1000}) {
       int linked = 0;
       int keys = 0;
+      int keyChance = 0;
       for (int i = 0; i < records; i++) {
         List<String> labels = labelsOf.get("user" + site.ycsb.Utils.hash(i)); // YCSB's hashed insert order
         if (labels == null) {
@@ -80,19 +81,25 @@ public class LoadLinkage {
         keys++;
         double expected = (i + 0.5) * calls / records;
         boolean near = false;
+        boolean nearRandom = false;
+        double elsewhere = random.nextDouble() * calls;
         for (String l : labels) {
           near |= readNear(callsOf.get(l), expected, window);
+          nearRandom |= readNear(callsOf.get(l), elsewhere, window);
         }
         linked += near ? 1 : 0;
+        keyChance += nearRandom ? 1 : 0;
       }
       int chance = 0;
       int samples = 20000;
       for (int s = 0; s < samples; s++) {
         chance += readNear(callsOf.get(all.get(random.nextInt(all.size()))), random.nextDouble() * calls, window) ? 1 : 0;
       }
+      // a key with several replicas has several labels to be read near its point: the fair chance is
+      // the same keys' labels near a random point (with one label a key, both chances agree)
       System.out.printf("key i's label read within %d calls of call i*%d/%d: %d of %d keys (%.3f; a random label"
-          + " near a random point: %.3f)%n", window, calls, records, linked, keys, (double) linked / keys,
-          (double) chance / samples);
+          + " near a random point: %.3f; the same keys' labels near random points: %.3f)%n", window, calls, records,
+          linked, keys, (double) linked / keys, (double) chance / samples, (double) keyChance / keys);
     }
   }
 

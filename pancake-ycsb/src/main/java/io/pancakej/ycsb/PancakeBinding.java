@@ -11,10 +11,11 @@ import io.pancakej.PancakeConfig;
  * the {@code pancake.*} properties ({@link PancakeConfig#fromProperties}).
  *
  * <p>Secure by default: unless {@code pancake.distribution.file} names one, the binding declares
- * the key distribution of the workload it is given ({@link WorkloadDistribution}) -- uniform over
- * the records a load inserts, YCSB's key chooser in a run -- so the initial estimate matches what
- * YCSB will request, and a run whose distribution differs from the state's moves to it (by
- * swapping replicas) before its first request. It prints one line at open saying where the
+ * the key distribution of the workload it is given ({@link WorkloadDistribution}) -- YCSB's key
+ * chooser in a run, and the same in the load before it when the run requests exactly the records
+ * the load inserts (else uniform over them) -- so the estimate matches what YCSB will request, and
+ * a run whose distribution differs from the state's moves to it (by swapping replicas) before its
+ * first request. It prints one line at open saying where the
  * estimate came from.
  */
 public final class PancakeBinding extends KvClientBinding {
