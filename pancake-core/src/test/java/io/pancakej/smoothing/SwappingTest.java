@@ -239,6 +239,25 @@ class SwappingTest {
     }
   }
 
+  /** Puts key i -> counter(i, value) for every i below n, noting each in {@code model}. */
+  private static void putAll(Proxy proxy, int n, long value, Map<Integer, byte[]> model) {
+    for (int i = 0; i < n; i++) {
+      proxy.put(key(i), counter(i, value));
+      model.put(i, counter(i, value));
+    }
+  }
+
+  /** A distribution file giving key i the weight {@code weights[i]}. */
+  private Path distributionFile(String name, double[] weights) throws java.io.IOException {
+    Path dist = dir.resolve(name + ".dist");
+    Map<String, Double> byKey = new LinkedHashMap<>();
+    for (int i = 0; i < weights.length; i++) {
+      byKey.put("user" + i, weights[i]);
+    }
+    DistributionFile.write(dist, byKey);
+    return dist;
+  }
+
   private static byte[] counter(int key, long value) {
     return ByteBuffer.allocate(12).putInt(key).putLong(value).array();
   }
@@ -363,10 +382,7 @@ class SwappingTest {
     Map<Integer, byte[]> model = new HashMap<>();
     int pendingAtClose;
     try (Proxy proxy = Proxy.open(config("d", n, store).pacerRate(50).build())) {
-      for (int i = 0; i < n; i++) {
-        proxy.put(key(i), counter(i, 7));
-        model.put(i, counter(i, 7));
-      }
+      putAll(proxy, n, 7, model);
       assertTrue(proxy.transitions.start(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0)), Estimator.EXACT, "test"));
       for (int i = 0; i < 20; i++) {
         proxy.get(key(i % n));
@@ -399,10 +415,7 @@ class SwappingTest {
     MemoryStore store = new MemoryStore();
     Map<Integer, byte[]> model = new HashMap<>();
     try (Proxy proxy = Proxy.open(config("g", n, store).build())) {
-      for (int i = 0; i < n; i++) {
-        proxy.put(key(i), counter(i, 3));
-        model.put(i, counter(i, 3));
-      }
+      putAll(proxy, n, 3, model);
       Path blocker = dir.resolve("g").resolve("state.bin.tmp");
       java.nio.file.Files.createDirectories(blocker);
       // the transition starts at once; its plan is saved by the next scheduled checkpoint, which fails
@@ -440,18 +453,9 @@ class SwappingTest {
     MemoryStore store = new MemoryStore();
     Map<Integer, byte[]> model = new HashMap<>();
     try (Proxy proxy = Proxy.open(config("s", n, store).build())) {
-      for (int i = 0; i < n; i++) {
-        proxy.put(key(i), counter(i, 5));
-        model.put(i, counter(i, 5));
-      }
+      putAll(proxy, n, 5, model);
     }
-    Path dist = dir.resolve("s.dist");
-    Map<String, Double> weights = new LinkedHashMap<>();
-    double[] z = ReplicaPlanTest.zipf(n, 1.1, 0);
-    for (int i = 0; i < n; i++) {
-      weights.put("user" + i, z[i]);
-    }
-    DistributionFile.write(dist, weights);
+    Path dist = distributionFile("s", ReplicaPlanTest.zipf(n, 1.1, 0));
     Recorder recorder = new Recorder(store.reopen());
     recorder.only = Thread.currentThread();
     recorder.recording = true;
@@ -488,13 +492,8 @@ class SwappingTest {
         proxy.put(key(i), counter(i, 1));
       }
     }
-    Path dist = dir.resolve("e.dist");
-    Map<String, Double> weights = new LinkedHashMap<>();
     double[] z = ReplicaPlanTest.zipf(n, 1.0, 0);
-    for (int i = 0; i < n; i++) {
-      weights.put("user" + i, z[i]);
-    }
-    DistributionFile.write(dist, weights);
+    Path dist = distributionFile("e", z);
     try (Proxy proxy = Proxy.open(config("e", n, store.reopen()).distributionFile(dist).build())) {
       // the swap towards it is done before open returns, so the first request finds the new plan
       assertTrue(proxy.phase instanceof Phase.Steady, "the swap should be finished at open");
