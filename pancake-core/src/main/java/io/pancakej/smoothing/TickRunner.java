@@ -63,6 +63,8 @@ final class TickRunner implements Ticks {
   private volatile long servingNanos;
   /** A tick recorded a transition's last swap: finish it before the next build. */
   private volatile boolean finishDue;
+  /** {@link #nextTick} when a transition was last finished. */
+  private long finishedAfterTick = -1;
 
   TickRunner(Proxy proxy, ThreadFactory servingThread) {
     this.proxy = proxy;
@@ -132,8 +134,14 @@ final class TickRunner implements Ticks {
 
   /** A tick of {@code batches} batches drawn as the paper's are, or of the accesses {@code given} (no request). */
   private CompletableFuture<Void> run(int batches, int[] given) {
-    finishIfDue();
-    await(beforePrevious, false); // tick k-2's write-back is sealed: this call carries it
+    if (given == null) {
+      // a sweep finishes its transition only after its last tick (flush): a plan change between two
+      // of its calls would delay the next one at a point that depends on the plans
+      finishIfDue();
+    }
+    // tick k-2's write-back is sealed: this call carries it (a sweep stops on a failed one, which
+    // left labels it read unwritten)
+    await(beforePrevious, given != null);
     long tick = nextTick++;
     Request[] served = null;
     boolean handedOver = false;
@@ -349,8 +357,14 @@ final class TickRunner implements Ticks {
     if (finishDue || proxy.pendingFinish) {
       finishDue = false;
       proxy.pendingFinish = false;
+      finishedAfterTick = nextTick;
       proxy.finishTransition();
     }
+  }
+
+  /** Ticks built before the last transition was finished (the sweeps at open finish theirs after their last). */
+  long finishedAfterTick() {
+    return finishedAfterTick;
   }
 
   /** Waits for a tick's serving; its failure is rethrown only if {@code rethrow} (its requests have it already). */

@@ -61,24 +61,36 @@ final class Transitions {
    * written exactly twice, whatever the plans, so the store learns that the proxy swept at open and
    * nothing of which slots changed owner; drawing ticks as requests' ticks are drawn instead took
    * about ln(swaps) times as many accesses (a coupon collector's tail: 32.7 s for 40 913 swaps at
-   * 10^5 keys). A swap the sweeps could not finish (a damaged replica whose value never comes) goes
-   * on in ordinary ticks, bounded, then with the requests.
+   * 10^5 keys). The transition is finished only after the last sweep's tick (a plan change between
+   * two sweep calls would delay the next at a point that depends on the plans); a transition that
+   * starts as one finishes (an estimate that waited, slots freed since the last checkpoint) gets
+   * sweeps of its own. A swap the sweeps could not finish (a damaged replica whose value never
+   * comes) goes on in ordinary ticks, bounded, then with the requests; a sweep tick that fails ends
+   * the sweeps (the warning says so).
    */
   void finishBeforeServing() {
     if (!(proxy.phase instanceof Transition)) {
       return;
     }
-    if (!((Transition) proxy.phase).isDurable()) {
-      proxy.checkpointer.checkpoint(); // no swap reaches the store before the plan it serves is saved
-    }
-    int total = ((Transition) proxy.phase).remainingSwaps();
     long started = proxy.clock.nanoTime();
+    int total = 0;
+    int rounds = 0;
     RuntimeException failure = null;
-    try {
-      sweep(total, started);
-      proxy.runner.flush(); // the last two ticks' write-backs: their swaps count once stored
-    } catch (RuntimeException e) {
-      failure = e;
+    // finishing one transition can start the next (an estimate that waited, slots freed since the
+    // last checkpoint): each gets its own sweeps, a few at most
+    while (failure == null && rounds < MAX_SWEPT_TRANSITIONS && proxy.phase instanceof Transition t) {
+      saveBeforeSwapping(t);
+      total += t.remainingSwaps();
+      rounds++;
+      try {
+        sweep(t.remainingSwaps(), started);
+        proxy.runner.flush(); // the last two ticks' write-backs: their swaps count once stored; then the finish
+      } catch (RuntimeException e) {
+        failure = e;
+      }
+      if (proxy.phase == t) {
+        break; // the sweeps could not finish it (a damaged replica's value): ordinary ticks below
+      }
     }
     long ticks = 0;
     if (failure == null) {
@@ -88,6 +100,7 @@ final class Transitions {
       long lastProgress = 0;
       int lastRemaining = -1;
       while (proxy.phase instanceof Transition t) {
+        saveBeforeSwapping(t);
         int left = t.remainingSwaps();
         if (left != lastRemaining) {
           lastRemaining = left;
@@ -104,17 +117,35 @@ final class Transitions {
         ticks++;
       }
     }
-    proxy.runner.flush();
+    try {
+      proxy.runner.flush();
+    } catch (RuntimeException e) {
+      failure = failure == null ? e : failure;
+    }
     double seconds = (proxy.clock.nanoTime() - started) / 1e9;
     if (proxy.phase instanceof Transition t) {
       LOG.log(System.Logger.Level.WARNING, String.format("%d of %d replica swaps done at open in %.1f s; the rest"
           + " continue with the requests%s", total - t.remainingSwaps(), total, seconds,
           failure == null ? "" : " (" + failure.getMessage() + ")"));
+    } else if (failure != null) {
+      LOG.log(System.Logger.Level.WARNING, String.format("replica swaps done at open in %.1f s, but a sweep failed: %s",
+          seconds, failure.getMessage()));
     } else if (seconds >= 1) {
-      LOG.log(System.Logger.Level.INFO, String.format("%d replica swaps done at open in %.1f s (two sweeps%s)", total,
-          seconds, ticks == 0 ? "" : " and " + ticks + " ticks"));
+      LOG.log(System.Logger.Level.INFO, String.format("%d replica swaps done at open in %.1f s (%s%s)", total,
+          seconds, rounds == 1 ? "two sweeps" : rounds + " transitions of two sweeps each",
+          ticks == 0 ? "" : " and " + ticks + " ticks"));
     }
   }
+
+  /** No swap reaches the store before the plan it serves is saved (the checkpoint thread is not running yet). */
+  private void saveBeforeSwapping(Transition t) {
+    if (!t.isDurable()) {
+      proxy.checkpointer.checkpoint();
+    }
+  }
+
+  /** Transitions swept at one open before the rest is left to ordinary ticks. */
+  static final int MAX_SWEPT_TRANSITIONS = 3;
 
   /** The two sweeps of {@link #finishBeforeServing}; a store failure ends them (thrown). */
   private void sweep(int total, long started) {

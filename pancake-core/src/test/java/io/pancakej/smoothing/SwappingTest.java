@@ -444,8 +444,9 @@ class SwappingTest {
    * The swap at open is two sweeps over every replica slot: whatever the old and new plans, every
    * label is read and written exactly twice by the opening thread (plus the store check's few
    * reads), so the store learns nothing of which slots changed owner; and every swap is done, every
-   * key keeps its value. A sweep that skipped slots with nothing to swap, or drew its accesses
-   * at random, fails the exact counts.
+   * key keeps its value; the transition ends only after the last sweep tick. A sweep that skipped
+   * slots with nothing to swap, or drew its accesses at random, fails the exact counts; one that
+   * finishes the transition as soon as the last swap is stored fails the last check.
    */
   @Test
   void swapAtOpen_readsAndWritesEveryLabelExactlyTwice_andKeepsEveryValue() throws Exception {
@@ -455,33 +456,48 @@ class SwappingTest {
     try (Proxy proxy = Proxy.open(config("s", n, store).build())) {
       putAll(proxy, n, 5, model);
     }
-    Path dist = distributionFile("s", ReplicaPlanTest.zipf(n, 1.1, 0));
-    Recorder recorder = new Recorder(store.reopen());
-    recorder.only = Thread.currentThread();
-    recorder.recording = true;
-    try (Proxy proxy = Proxy.open(config("s", n, recorder).distributionFile(dist).createIfMissing(false).build())) {
-      recorder.recording = false;
-      assertTrue(proxy.phase instanceof Phase.Steady, "the swap should be finished at open");
-      assertTrue(proxy.stats().swapsDone() > n / 4, proxy.stats().swapsDone() + " swaps");
-      int slots = 2 * n;
-      assertEquals(slots, recorder.writes.size(), "labels written at open");
-      for (long[] c : recorder.writes.values()) {
-        assertEquals(Transitions.SWEEPS, c[0], "writes of one label at open");
+    double[] uniform = new double[n];
+    Arrays.fill(uniform, 1.0 / n);
+    // uniform -> zipf: gaining keys need their values from the first sweep; zipf -> uniform: every
+    // swap slot becomes a dummy, so every swap is done early in the first sweep
+    for (double[] to : List.of(ReplicaPlanTest.zipf(n, 1.1, 0), uniform)) {
+      Recorder recorder = new Recorder(store.reopen());
+      recorder.only = Thread.currentThread();
+      recorder.recording = true;
+      try (Proxy proxy = Proxy.open(config("s", n, recorder).distributionFile(distributionFile("s", to))
+          .createIfMissing(false).build())) {
+        recorder.recording = false;
+        assertTrue(proxy.phase instanceof Phase.Steady, "the swap should be finished at open");
+        assertTrue(proxy.stats().swapsDone() > n / 4, proxy.stats().swapsDone() + " swaps");
+        assertSweptTwice(proxy, recorder, 2 * n);
+        for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
+          assertArrayEquals(e.getValue(), proxy.get(key(e.getKey())).orElseThrow());
+        }
+        ProxyCorrectnessTest.quiesce(proxy);
+        ProxyCorrectnessTest.assertEveryReplicaHoldsLatest(proxy, model);
       }
-      assertEquals(slots, recorder.reads.size(), "labels read at open");
-      long checkReads = 0;
-      for (long[] c : recorder.reads.values()) {
-        assertTrue(c[0] == Transitions.SWEEPS || c[0] == Transitions.SWEEPS + 1, "reads of one label at open: " + c[0]);
-        checkReads += c[0] - Transitions.SWEEPS;
-      }
-      assertTrue(checkReads <= Recovery.STORE_CHECK_READS, checkReads + " reads beyond the sweeps");
-      for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
-        assertArrayEquals(e.getValue(), proxy.get(key(e.getKey())).orElseThrow());
-      }
-      ProxyCorrectnessTest.quiesce(proxy);
-      ProxyCorrectnessTest.assertEveryReplicaHoldsLatest(proxy, model);
     }
   }
+
+  /** Every label read and written exactly twice at open (plus the store check's reads); the transition ends after the last sweep tick. */
+  private static void assertSweptTwice(Proxy proxy, Recorder recorder, int slots) {
+    assertEquals(slots, recorder.writes.size(), "labels written at open");
+    for (long[] c : recorder.writes.values()) {
+      assertEquals(Transitions.SWEEPS, c[0], "writes of one label at open");
+    }
+    assertEquals(slots, recorder.reads.size(), "labels read at open");
+    long checkReads = 0;
+    for (long[] c : recorder.reads.values()) {
+      assertTrue(c[0] == Transitions.SWEEPS || c[0] == Transitions.SWEEPS + 1, "reads of one label at open: " + c[0]);
+      checkReads += c[0] - Transitions.SWEEPS;
+    }
+    assertTrue(checkReads <= Recovery.STORE_CHECK_READS, checkReads + " reads beyond the sweeps");
+    // never between two sweep ticks: the plan change would delay the next call where it happened
+    int tickSize = proxy.batchSize * Integer.highestOneBit(PancakeConfig.DEFAULT_TICK_BATCHES_MAX);
+    assertEquals(Transitions.SWEEPS * ((slots + tickSize - 1) / tickSize), proxy.runner.finishedAfterTick(),
+        "ticks built before the transition finished");
+  }
+
 
   @Test
   void distributionFileGivenOnReopen_winsOverTheSavedEstimate() throws Exception {
