@@ -154,16 +154,7 @@ final class Transitions {
     java.util.random.RandomGenerator rnd = proxy.random.get();
     long lastReport = started;
     for (int pass = 1; pass <= SWEEPS; pass++) {
-      int[] order = new int[slots];
-      for (int i = 0; i < slots; i++) {
-        order[i] = i;
-      }
-      for (int i = slots - 1; i > 0; i--) { // Fisher-Yates
-        int j = rnd.nextInt(i + 1);
-        int swap = order[i];
-        order[i] = order[j];
-        order[j] = swap;
-      }
+      int[] order = ReplicaPlan.shuffled(slots, rnd);
       for (int from = 0; from < slots; from += tickSize) {
         proxy.runner.sweep(java.util.Arrays.copyOfRange(order, from, Math.min(slots, from + tickSize)));
         long now = proxy.clock.nanoTime();

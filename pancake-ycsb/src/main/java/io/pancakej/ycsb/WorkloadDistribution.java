@@ -62,7 +62,7 @@ public final class WorkloadDistribution {
         return new PancakeConfig.Declared(run.weights(), String.format(Locale.ROOT,
             "the workload: YCSB load phase of %d records, under the run's estimate (%s): a put's access is drawn"
             + " from the estimate whichever key it inserts, so the run that follows needs no swap", loaded,
-            run.source().substring(run.source().indexOf("requestdistribution="))));
+            runDistribution(props, w)));
       }
       return new PancakeConfig.Declared(weights, String.format(Locale.ROOT,
           "the workload: YCSB load phase, each of %d records inserted once (uniform)", loaded));
@@ -77,8 +77,13 @@ public final class WorkloadDistribution {
       why[0] = "requestdistribution=" + dist + " depends on the insert sequence";
       return null;
     }
-    return new PancakeConfig.Declared(weights(props), String.format(Locale.ROOT,
-        "the workload: YCSB run phase, requestdistribution=%s over %d records", dist, w.records));
+    return new PancakeConfig.Declared(weights(props), "the workload: YCSB run phase, " + runDistribution(props, w));
+  }
+
+  /** The run's chooser in words, as the estimate's source names it. */
+  private static String runDistribution(Properties props, Workload w) {
+    return String.format(Locale.ROOT, "requestdistribution=%s over %d records",
+        props.getProperty("requestdistribution", "uniform").trim(), w.records);
   }
 
   /**
