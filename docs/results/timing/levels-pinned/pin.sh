@@ -1,0 +1,11 @@
+#!/bin/bash
+# pin.sh <out> <ops> <label=T:K>...  runs A on /tmp/s29/a1/state from /tmp/wt-pin
+read PORT PID < /tmp/redis.pp
+out=$1; ops=$2; shift 2; mkdir -p $out
+for spec in "$@"; do
+  name=${spec%%=*}; tk=${spec#*=}; T=${tk%%:*}; K=${tk#*:}
+  jo=""; [ "$T" != 0 ] && jo="-Dpin.ticks=$T -Dpin.batches=$K"
+  (cd /tmp/wt-pin && JAVA_OPTS="$jo" bin/ycsb run pancake -P workloads/workloada -p pancake.store=redis -p redis.host=127.0.0.1 -p redis.port=$PORT -p redis.db=3 -p recordcount=100000 -p pancake.state.dir=/tmp/s29/a1/state -p operationcount=$ops -threads 8 -p status.interval=1 -s > $out/$name.out 2> $out/$name.err)
+  w=$(grep -o "[0-9]* sec: [0-9]* operations; [0-9.]* current" $out/$name.err | awk '$1>=15 {print $5}' | sort -n | awk '{a[NR]=$1} END {printf "%d-%d median %d", a[1], a[NR], a[int((NR+1)/2)]}')
+  echo "$name T=$T K=$K: $(grep Throughput $out/$name.out | cut -d, -f3 | cut -d. -f1) ops/s | warm 1-s windows $w | $(grep -o '([0-9.]* requests per batch)' $out/$name.err) | read avg $(grep 'READ\], AverageLatency' $out/$name.out | cut -d, -f3 | cut -d. -f1)"
+done
