@@ -110,10 +110,22 @@ public class Bench implements Callable<Integer> {
     System.exit(new CommandLine(new Bench()).execute(args));
   }
 
-  /** One YCSB load+run pair's figures. */
+  /**
+   * One YCSB load+run pair's figures. {@code warmThroughput} is the run's ops/s after its first
+   * {@value Warm#SECONDS} seconds (NaN for a shorter run): {@link Warm}.
+   */
   record Row(String scheme, String workload, String variant, double throughput, double readAvg, double readP99,
       double updateAvg, double updateP99, long errors, double roundTripsPerOp, double keysPerOp,
-      double bytesPerOp, long storageEntries, long storageBytes, double loadSeconds) {}
+      double bytesPerOp, long storageEntries, long storageBytes, double loadSeconds, double warmThroughput) {
+
+    /** The figures of a table that has no warm column. */
+    Row(String scheme, String workload, String variant, double throughput, double readAvg, double readP99,
+        double updateAvg, double updateP99, long errors, double roundTripsPerOp, double keysPerOp,
+        double bytesPerOp, long storageEntries, long storageBytes, double loadSeconds) {
+      this(scheme, workload, variant, throughput, readAvg, readP99, updateAvg, updateP99, errors, roundTripsPerOp,
+          keysPerOp, bytesPerOp, storageEntries, storageBytes, loadSeconds, Double.NaN);
+    }
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -239,7 +251,8 @@ public class Bench implements Callable<Integer> {
     for (String line : lines.subList(1, lines.size())) {
       String[] c = line.split(",");
       rows.add(new Row(c[0], c[1], "", num(c[2]), num(c[4]), num(c[5]), num(c[6]), num(c[7]), Long.parseLong(c[8]),
-          num(c[9]), num(c[10]), num(c[11]), Long.parseLong(c[12]), Long.parseLong(c[13]), num(c[14])));
+          num(c[9]), num(c[10]), num(c[11]), Long.parseLong(c[12]), Long.parseLong(c[13]), num(c[14]),
+          c.length > 15 ? num(c[15]) : Double.NaN)); // tables before the warm column have 15 columns
     }
     Report.writeCharts(out, Report.asPublished(rows, md), setup, provenance);
   }
@@ -405,7 +418,8 @@ public class Bench implements Callable<Integer> {
     t0 = System.nanoTime();
     ycsb("-t", scheme, run, dir.resolve("run.txt"), tag);
     Row row = parse(scheme, w, variant, dir, loadSeconds);
-    log.printf(Locale.ROOT, "bench: %s: %.0f ops/s (%.0f s)%n", tag, row.throughput(), (System.nanoTime() - t0) / 1e9);
+    log.printf(Locale.ROOT, "bench: %s: %.0f ops/s, %s after the first %d s (%.0f s)%n", tag, row.throughput(),
+        Report.f(row.warmThroughput(), 0), Warm.SECONDS, (System.nanoTime() - t0) / 1e9);
     return row;
   }
 
@@ -474,7 +488,8 @@ public class Bench implements Callable<Integer> {
         per(stats, "roundTrips", opsDone),
         per2(stats, "keysRead", "keysWritten", opsDone),
         per2(stats, "bytesRead", "bytesWritten", opsDone),
-        (long) num(stats.getProperty("storageEntries")), (long) num(stats.getProperty("storageBytes")), loadSeconds);
+        (long) num(stats.getProperty("storageEntries")), (long) num(stats.getProperty("storageBytes")), loadSeconds,
+        Files.exists(dir.resolve("run.err")) ? Warm.throughput(Files.readAllLines(dir.resolve("run.err"))) : Double.NaN);
   }
 
   private static double num(String s) {
