@@ -21,18 +21,18 @@ final class Warm {
 
   /** YCSB's status line: {@code yyyy-MM-dd HH:mm:ss:SSS <n> sec: <ops> operations; ...}. */
   private static final Pattern STATUS =
-      Pattern.compile("^(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}:\\d{3}) \\d+ sec: (\\d+) operations;");
+      Pattern.compile("^(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}:\\d{3}) (\\d+) sec: (\\d+) operations;");
   private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss:SSS");
 
   private Warm() {}
 
   /**
-   * Ops/s between the first status line at least {@value #SECONDS} s after the first one (YCSB's
-   * start) and the last; NaN unless at least {@value #SECONDS} s lie between those two (a short
-   * run, or no status lines: YCSB's {@code -s} was not given).
+   * Ops/s between the first status line that counts at least {@value #SECONDS} s of the run (YCSB's
+   * own count, which starts with the run) and the last, timed by their stamps (the count is in whole
+   * seconds); NaN unless at least {@value #SECONDS} s lie between those two (a short run, or no
+   * status lines: YCSB's {@code -s} was not given).
    */
   static double throughput(List<String> lines) {
-    LocalDateTime start = null;
     LocalDateTime from = null;
     long fromOps = 0;
     LocalDateTime last = null;
@@ -48,11 +48,8 @@ final class Warm {
       } catch (DateTimeParseException e) {
         continue;
       }
-      long ops = Long.parseLong(m.group(2));
-      if (start == null) {
-        start = at;
-      }
-      if (from == null && ChronoUnit.MILLIS.between(start, at) >= SECONDS * 1000L) {
+      long ops = Long.parseLong(m.group(3));
+      if (from == null && Long.parseLong(m.group(2)) >= SECONDS) {
         from = at;
         fromOps = ops;
       }

@@ -39,6 +39,10 @@ class WarmTest {
     assertTrue(Double.isNaN(Warm.throughput(List.of(status(0, 0), status(10_000, 5), status(20_000, 9),
         status(39_999, 20)))), "19.999 s after the warm-up: too short");
     assertEquals(1.0, Warm.throughput(List.of(status(0, 0), status(20_000, 0), status(40_000, 20))), 1e-9);
+    // YCSB's first line comes some 10 s late: its "20 sec" line is 19.86 s after it (05:50:55:841 ... 05:51:15:700)
+    assertEquals(237 / 23.789, Warm.throughput(List.of("2026-11-27 05:50:55:841 0 sec: 0 operations; est completion in 0 second",
+        "2026-11-27 05:51:15:700 20 sec: 100 operations; 5 current ops/sec;",
+        "2026-11-27 05:51:39:489 43 sec: 337 operations; 10 current ops/sec;")), 1e-9);
     assertTrue(Double.isNaN(Warm.throughput(List.of("[OVERALL], Throughput(ops/sec), 100"))), "no -s");
     assertTrue(Double.isNaN(Warm.throughput(List.of())));
   }
