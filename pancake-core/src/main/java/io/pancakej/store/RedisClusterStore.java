@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 
@@ -26,6 +27,7 @@ import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
@@ -76,6 +78,52 @@ public final class RedisClusterStore implements KvStore {
     this.description = "redis-cluster:" + seeds.stream().map(HostAndPort::toString).sorted().findFirst().orElse("?");
   }
 
+  private byte[] redirectedGet(byte[] key) {
+    return redirected(() -> cluster.get(key), provider::renewSlotCache);
+  }
+
+  private void redirectedSet(byte[] key, byte[] value) {
+    redirected(() -> cluster.set(key, value), provider::renewSlotCache);
+  }
+
+  private void redirectedDel(byte[] key) {
+    redirected(() -> cluster.del(key), provider::renewSlotCache);
+  }
+
+  /** Times a command goes through the redirecting client before its failure is the store's. */
+  static final int RESHARD_TRIES = 4;
+  /** The first pause between two of them (doubling after each). */
+  static final long RESHARD_PAUSE_MS = 25;
+
+  /**
+   * Runs one key's command through the redirecting client, which follows MOVED and ASK. While a
+   * slot moves, the masters may for a moment disagree on its owner, and the client's own attempts
+   * run out bouncing between them ("No more cluster attempts left"): then the slot map is read
+   * again and the command tried again after a pause, up to {@value #RESHARD_TRIES} times in all
+   * (some 175 ms of pauses), before the failure goes to the caller. Writes retried this way are
+   * plain SET/DEL of the whole value, so a repeat leaves the same result.
+   */
+  static <T> T redirected(Supplier<T> command, Runnable renewSlotMap) {
+    for (int tried = 1; ; tried++) {
+      try {
+        return command.get();
+      } catch (JedisClusterOperationException e) {
+        if (tried >= RESHARD_TRIES) {
+          throw e;
+        }
+        try {
+          renewSlotMap.run();
+          Thread.sleep(RESHARD_PAUSE_MS << (tried - 1));
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        } catch (JedisException renewFailed) {
+          e.addSuppressed(renewFailed); // no node answered: the next try finds out again
+        }
+      }
+    }
+  }
+
   /** Opens from {@code redis.cluster.nodes} (comma-separated host:port), {@code redis.password}, {@code redis.timeout}. */
   public static RedisClusterStore open(Properties props) {
     String nodes = props.getProperty(Stores.REDIS_CLUSTER_NODES_PROPERTY);
@@ -115,7 +163,7 @@ public final class RedisClusterStore implements KvStore {
   public byte[] get(byte[] key) {
     checkOpen();
     try {
-      return cluster.get(key); // follows MOVED/ASK
+      return redirectedGet(key); // follows MOVED/ASK
     } catch (JedisException e) {
       throw RedisStore.failure("Redis Cluster get failed", e);
     }
@@ -125,7 +173,7 @@ public final class RedisClusterStore implements KvStore {
   public void put(byte[] key, byte[] value) {
     checkOpen();
     try {
-      cluster.set(key, value);
+      redirectedSet(key, value);
     } catch (JedisException e) {
       throw RedisStore.failure("Redis Cluster put failed", e);
     }
@@ -148,9 +196,9 @@ public final class RedisClusterStore implements KvStore {
       for (int i = 0; i < keys.size(); i++) {
         Response<byte[]> r = responses.get(i);
         try {
-          out.add(r == null ? cluster.get(keys.get(i)) : r.get());
+          out.add(r == null ? redirectedGet(keys.get(i)) : r.get());
         } catch (JedisRedirectionException moved) {
-          out.add(cluster.get(keys.get(i))); // follows MOVED/ASK, refreshes the slot map
+          out.add(redirectedGet(keys.get(i))); // follows MOVED/ASK, refreshes the slot map
         }
       }
       return out;
@@ -176,14 +224,14 @@ public final class RedisClusterStore implements KvStore {
         Response<String> r = responses.get(i);
         try {
           if (r == null) {
-            cluster.set(keys.get(i), values.get(i)); // slot not in the map: the redirecting client
+            redirectedSet(keys.get(i), values.get(i)); // slot not in the map: the redirecting client
           } else {
             r.get(); // surfaces a per-command error
           }
         } catch (JedisRedirectionException moved) {
           // the slot moved: replay this write through the redirecting client; later writes of
           // the same key in this list are redirected too (same slot), so list order is kept
-          cluster.set(keys.get(i), values.get(i));
+          redirectedSet(keys.get(i), values.get(i));
         }
       }
     } catch (JedisException e) {
@@ -214,21 +262,21 @@ public final class RedisClusterStore implements KvStore {
         Response<Object> r = responses.get(i);
         try {
           if (r == null) {
-            cluster.set(all.get(i), putValues.get(i));
+            redirectedSet(all.get(i), putValues.get(i));
           } else {
             r.get();
           }
         } catch (JedisRedirectionException moved) {
-          cluster.set(all.get(i), putValues.get(i));
+          redirectedSet(all.get(i), putValues.get(i));
         }
       }
       List<byte[]> out = new ArrayList<>(getKeys.size());
       for (int i = puts; i < all.size(); i++) {
         Response<Object> r = responses.get(i);
         try {
-          out.add(r == null ? cluster.get(all.get(i)) : (byte[]) r.get());
+          out.add(r == null ? redirectedGet(all.get(i)) : (byte[]) r.get());
         } catch (JedisRedirectionException moved) {
-          out.add(cluster.get(all.get(i)));
+          out.add(redirectedGet(all.get(i)));
         }
       }
       return out;
@@ -254,12 +302,12 @@ public final class RedisClusterStore implements KvStore {
         Response<Long> r = responses.get(i);
         try {
           if (r == null) {
-            cluster.del(keys.get(i));
+            redirectedDel(keys.get(i));
           } else {
             r.get();
           }
         } catch (JedisRedirectionException moved) {
-          cluster.del(keys.get(i));
+          redirectedDel(keys.get(i));
         }
       }
     } catch (JedisException e) {
