@@ -98,18 +98,19 @@ public final class RedisClusterStore implements KvStore {
   /**
    * Runs one key's command through the redirecting client, which follows MOVED and ASK. While a
    * slot moves, the masters may for a moment disagree on its owner, and the client's own attempts
-   * run out bouncing between them ("No more cluster attempts left"): then the slot map is read
-   * again and the command tried again after a pause, up to {@value #RESHARD_TRIES} times in all
-   * (some 175 ms of pauses), before the failure goes to the caller. Writes retried this way are
-   * plain SET/DEL of the whole value, so a repeat leaves the same result.
+   * run out bouncing between them ("No more cluster attempts left", with the MOVED or ASK replies
+   * attached): then the slot map is read again and the command tried again after a pause, up to
+   * {@value #RESHARD_TRIES} times in all (some 175 ms of pauses), before the failure goes to the
+   * caller. Attempts that ran out for another reason (no node answered) are not tried again.
+   * Writes retried this way are plain SET/DEL of the whole value, so a repeat leaves the same result.
    */
   static <T> T redirected(Supplier<T> command, Runnable renewSlotMap) {
     for (int tried = 1; ; tried++) {
       try {
         return command.get();
       } catch (JedisClusterOperationException e) {
-        if (tried >= RESHARD_TRIES) {
-          throw e;
+        if (tried >= RESHARD_TRIES || !bouncedBetweenMasters(e)) {
+          throw e; // an outage (the attempts met no node) reaches the caller as before
         }
         try {
           renewSlotMap.run();
@@ -122,6 +123,16 @@ public final class RedisClusterStore implements KvStore {
         }
       }
     }
+  }
+
+  /** Whether the client's attempts ran out on MOVED/ASK replies (a slot changing owner), not on a dead node. */
+  private static boolean bouncedBetweenMasters(JedisClusterOperationException e) {
+    for (Throwable t : e.getSuppressed()) {
+      if (t instanceof JedisRedirectionException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Opens from {@code redis.cluster.nodes} (comma-separated host:port), {@code redis.password}, {@code redis.timeout}. */
