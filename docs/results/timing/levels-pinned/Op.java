@@ -3,13 +3,14 @@ import java.io.*;
 import io.pancakej.*;
 
 import java.util.*;
+/** Times the open of a state in a cold JVM: Op <redis port> <redis db> <state dir> <workload file> <recordcount>. */
 public class Op {
   public static void main(String[] a) throws Exception {
     long t0 = System.nanoTime();
     Properties p = new Properties();
-    try (var in = new FileInputStream("/work/main/workloads/workloada")) { p.load(in); }
-    p.setProperty("recordcount", "100000"); p.setProperty("pancake.store", "redis"); p.setProperty("redis.host", "127.0.0.1");
-    p.setProperty("redis.port", a[0]); p.setProperty("redis.db", "3"); p.setProperty("pancake.state.dir", "/tmp/s29/a1/state");
+    try (var in = new FileInputStream(a[3])) { p.load(in); }
+    p.setProperty("recordcount", a[4]); p.setProperty("pancake.store", "redis"); p.setProperty("redis.host", "127.0.0.1");
+    p.setProperty("redis.port", a[0]); p.setProperty("redis.db", a[1]); p.setProperty("pancake.state.dir", a[2]);
     String[] why = {null};
     var d = WorkloadDistribution.declared(p, why);
     long t1 = System.nanoTime();
