@@ -17,6 +17,7 @@ import java.util.random.RandomGenerator;
 import io.pancakej.smoothing.TickServing.Owed;
 import io.pancakej.smoothing.TickServing.Prepared;
 import io.pancakej.smoothing.TickServing.WriteBack;
+import io.pancakej.store.KvStore;
 
 /**
  * Runs ticks as a two-stage pipeline. A tick is K batches of B accesses, each real with
@@ -24,9 +25,12 @@ import io.pancakej.smoothing.TickServing.WriteBack;
  * (paper Fig. 2), built exactly as the paper's batches are; sending K of them in one round trip is
  * the grouping the paper's proxy does. Tick k's one store call writes back tick k-2's accesses and
  * reads tick k's (writes first): the call's content is fixed by the tick numbers, whatever the
- * ticks served. Its results then go to the serving thread ({@link TickServing}), which opens them,
- * serves the requests and seals tick k's write-back while the next call is under way: the store
- * call and the crypto overlap instead of taking turns.
+ * ticks served. The emitter sends it ({@link KvStore#sendPutGet}) and goes back to its clock; the
+ * serving thread ({@link TickServing}) reads its reply, opens it, serves the requests and seals
+ * tick k's write-back. So the store call and the crypto overlap instead of taking turns, and on a
+ * store that pipelines calls (Redis) tick k+1 leaves on its grid point even while tick k's reply
+ * is on its way. Tick k is sent only once tick k-2's serving has ended (its write-back is sealed),
+ * so at most two calls are in flight.
  *
  * <p>A replica tick k-1 accessed was read by tick k before its write-back reached the store (that
  * goes out with tick k+1): serving tick k takes it from tick k-1's sealed write-back instead, so
@@ -178,11 +182,13 @@ final class TickRunner implements Ticks {
       long sent = proxy.clock.nanoTime();
       sendInterval = lastSent == Long.MIN_VALUE ? Long.MAX_VALUE : sent - lastSent;
       lastSent = sent;
-      List<byte[]> sealed = proxy.store.multiPutGet(writeLabels, writeValues, labels);
+      // sent now, its reply read by the serving thread: the next tick may leave before it is back
+      KvStore.PendingReply reply = proxy.store.sendPutGet(writeLabels, writeValues, labels);
       Request[] dequeued = served;
       CompletableFuture<Void> serve = new CompletableFuture<>();
       server.execute(() -> {
         try {
+          List<byte[]> sealed = awaitReply(reply, stamp, dequeued);
           serve(tick, stamp, p, transition, out, replicas, labels, sealed, dequeued);
           serve.complete(null);
         } catch (Throwable e) {
@@ -201,6 +207,21 @@ final class TickRunner implements Ticks {
       if (!handedOver) {
         proxy.phaseLock.unlockRead(stamp);
       }
+    }
+  }
+
+  /**
+   * A tick's reply (serving thread). If the call failed, its requests fail and the tick ends there,
+   * as it does when the call cannot be sent: the write-back it carried is dropped, which loses
+   * nothing (the UpdateCache still holds every value not known to be stored).
+   */
+  private List<byte[]> awaitReply(KvStore.PendingReply reply, long stamp, Request[] served) {
+    try {
+      return reply.await();
+    } catch (Throwable e) {
+      proxy.phaseLock.unlockRead(stamp);
+      TickServing.fail(served, e);
+      throw e;
     }
   }
 

@@ -101,6 +101,28 @@ public final class CountingStore extends ForwardingStore {
   @Override
   public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
     List<byte[]> values = delegate().multiPutGet(putKeys, putValues, getKeys);
+    countPutGet(putKeys, putValues, getKeys, values);
+    return values;
+  }
+
+  /** Counted as a {@link #multiPutGet} once its reply is read (a failed call counts nothing). */
+  @Override
+  public PendingReply sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    PendingReply reply = delegate().sendPutGet(putKeys, putValues, getKeys);
+    boolean[] counted = new boolean[1];
+    return () -> {
+      List<byte[]> values = reply.await();
+      synchronized (counted) {
+        if (!counted[0]) {
+          counted[0] = true;
+          countPutGet(putKeys, putValues, getKeys, values);
+        }
+      }
+      return values;
+    };
+  }
+
+  private void countPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys, List<byte[]> values) {
     if (!putKeys.isEmpty() || !getKeys.isEmpty()) {
       roundTrips.increment();
       keysWritten.add(putKeys.size());
@@ -108,7 +130,6 @@ public final class CountingStore extends ForwardingStore {
       keysRead.add(getKeys.size());
       bytesRead.add(bytes(getKeys, values));
     }
-    return values;
   }
 
   private static long bytes(List<byte[]> keys, List<byte[]> values) {

@@ -18,6 +18,11 @@ import java.util.Optional;
  * them through this store's own {@link #multiGet} and {@link #multiPut} (Guava's
  * {@code standardXxx} idiom).
  *
+ * <p>That includes {@link #sendPutGet}, the call the PANCAKE proxy's ticks use: a decorator that
+ * overrides {@link #multiPutGet} to see ticks overrides it too, either keeping the delegate's
+ * pipelining ({@link TracingStore}, {@link CountingStore}) or with {@link #standardSendPutGet},
+ * which makes the call at once through this store's own {@code multiPutGet}.
+ *
  * <p>Thread-safe when the delegate is; {@link #close()} closes the delegate (idempotent when the
  * delegate's close is).
  */
@@ -47,6 +52,11 @@ public abstract class ForwardingStore implements KvStore {
   @Override
   public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
     return delegate.multiPutGet(putKeys, putValues, getKeys);
+  }
+
+  @Override
+  public PendingReply sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    return delegate.sendPutGet(putKeys, putValues, getKeys);
   }
 
   @Override
@@ -98,6 +108,16 @@ public abstract class ForwardingStore implements KvStore {
       List<byte[]> getKeys) {
     multiPut(putKeys, putValues);
     return multiGet(getKeys);
+  }
+
+  /**
+   * {@link #sendPutGet} as a call of this store's {@link #multiPutGet}, made at once (its reply is
+   * ready when this returns): for a decorator that observes or changes {@code multiPutGet}.
+   */
+  protected final PendingReply standardSendPutGet(List<byte[]> putKeys, List<byte[]> putValues,
+      List<byte[]> getKeys) {
+    List<byte[]> values = multiPutGet(putKeys, putValues, getKeys);
+    return () -> values;
   }
 
   /** {@link #get} as a one-element call of this store's {@link #multiGet}. */

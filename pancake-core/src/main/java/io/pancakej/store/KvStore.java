@@ -33,6 +33,30 @@ public interface KvStore extends AutoCloseable {
   }
 
   /**
+   * Sends {@link #multiPutGet}'s call and returns at once, with the handle that reads its reply:
+   * the caller may send the next call before this one's reply is back (Redis pipelines the calls on
+   * one connection, and executes them in the order they were sent). Replies are read in that order,
+   * whichever handle is awaited first. A call made through the other methods may overtake a call
+   * sent here whose reply has not been awaited yet. A failure to send is thrown here, the call's
+   * own failure by {@link PendingReply#await}. The default makes the call at once, through this
+   * store's {@link #multiPutGet}.
+   */
+  default PendingReply sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    List<byte[]> values = multiPutGet(putKeys, putValues, getKeys);
+    return () -> values;
+  }
+
+  /** The reply of a call {@link #sendPutGet} sent. */
+  @FunctionalInterface
+  interface PendingReply {
+    /**
+     * Waits for the reply and returns the values read, as {@link #multiPutGet} would (each call
+     * returns the same values, or throws the same failure).
+     */
+    List<byte[]> await();
+  }
+
+  /**
    * True if the store runs inside this process (RocksDB, memory): calls cost CPU here rather than
    * a round trip, so grouping them gains nothing. The default is false.
    */

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.pancakej.ConfigException;
 import io.pancakej.StoreException;
 import io.pancakej.config.PropertyReader;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
@@ -17,6 +18,7 @@ import redis.clients.jedis.JedisFactory;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPoolConfig;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -43,6 +45,8 @@ public final class RedisStore implements KvStore {
   private final JedisPool pool;
   private final String description;
   private final AtomicBoolean open = new AtomicBoolean(true);
+  /** The connection {@link #sendPutGet}'s calls are pipelined on. */
+  private final RedisPipeline pipeline;
 
   public RedisStore(String host, int port, String password, int db, int timeoutMs) {
     JedisPoolConfig config = new JedisPoolConfig();
@@ -54,7 +58,9 @@ public final class RedisStore implements KvStore {
     JedisClientConfig client = DefaultJedisClientConfig.builder().connectionTimeoutMillis(timeoutMs)
         .socketTimeoutMillis(timeoutMs).password(password).database(db).build();
     // JedisFactory's constructor that takes a socket factory is protected: an anonymous subclass
-    this.pool = new JedisPool(config, new JedisFactory(new RedisSockets(host, port, timeoutMs), client) {});
+    RedisSockets sockets = new RedisSockets(host, port, timeoutMs);
+    this.pool = new JedisPool(config, new JedisFactory(sockets, client) {});
+    this.pipeline = new RedisPipeline(sockets, password, db);
     this.description = "redis:" + host + ":" + port + "/" + db;
   }
 
@@ -178,6 +184,50 @@ public final class RedisStore implements KvStore {
     }
   }
 
+  /**
+   * {@code MSET} and {@code MGET} written at once on the store's pipelined connection, the reply
+   * read when awaited (never retried, since it writes). A connection failure drops the idle pooled
+   * connections too, as the other calls' failures do.
+   */
+  @Override
+  public PendingReply sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    checkOpen();
+    Stores.checkSameSize(putKeys, putValues);
+    List<CommandArguments> commands = new ArrayList<>(2);
+    if (!putKeys.isEmpty()) {
+      CommandArguments mset = new CommandArguments(Protocol.Command.MSET);
+      for (int i = 0; i < putKeys.size(); i++) {
+        mset.add(putKeys.get(i)).add(putValues.get(i));
+      }
+      commands.add(mset);
+    }
+    if (!getKeys.isEmpty()) {
+      CommandArguments mget = new CommandArguments(Protocol.Command.MGET);
+      for (byte[] k : getKeys) {
+        mget.add(k);
+      }
+      commands.add(mget);
+    }
+    if (commands.isEmpty()) {
+      return ArrayList::new;
+    }
+    String what = "Redis " + (putKeys.isEmpty() ? "MGET" : getKeys.isEmpty() ? "MSET" : "MSET+MGET pipeline")
+        + " failed on " + description;
+    RedisPipeline.Call call;
+    try {
+      call = pipeline.send(commands, !getKeys.isEmpty());
+    } catch (JedisException e) {
+      throw failed(what, e);
+    }
+    return () -> {
+      try {
+        return call.await();
+      } catch (JedisException e) {
+        throw failed(what, e);
+      }
+    };
+  }
+
   @Override
   public void multiDelete(List<byte[]> keys) {
     checkOpen();
@@ -255,6 +305,7 @@ public final class RedisStore implements KvStore {
   @Override
   public void close() {
     if (open.compareAndSet(true, false)) {
+      pipeline.close();
       try {
         pool.close();
       } catch (JedisException e) {

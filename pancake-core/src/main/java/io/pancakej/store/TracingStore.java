@@ -75,6 +75,27 @@ public final class TracingStore extends ForwardingStore {
   public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
     long at = System.nanoTime() - startNanos;
     List<byte[]> values = delegate().multiPutGet(putKeys, putValues, getKeys);
+    tracePutGet(putKeys, putValues, getKeys, values, at);
+    return values;
+  }
+
+  /**
+   * Traced when its reply is awaited (the lengths read are known then), stamped with when it was
+   * sent. Replies are awaited in the order calls were sent, so the lines keep that order.
+   */
+  @Override
+  public PendingReply sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+    long at = System.nanoTime() - startNanos;
+    PendingReply reply = delegate().sendPutGet(putKeys, putValues, getKeys);
+    return () -> {
+      List<byte[]> values = reply.await();
+      tracePutGet(putKeys, putValues, getKeys, values, at);
+      return values;
+    };
+  }
+
+  private void tracePutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys, List<byte[]> values,
+      long at) {
     StringBuilder sb = new StringBuilder((putKeys.size() + getKeys.size()) * 64);
     for (int i = 0; i < putKeys.size(); i++) {
       line(sb, 'W', putKeys.get(i), putValues.get(i).length, at);
@@ -84,7 +105,6 @@ public final class TracingStore extends ForwardingStore {
       line(sb, 'R', getKeys.get(i), v == null ? -1 : v.length, at);
     }
     write(sb);
-    return values;
   }
 
   @Override

@@ -172,6 +172,12 @@ class KeyEpochTest {
     }
 
     // every call goes through multiGet, multiPut or multiDelete, which check
+    // the proxy's ticks are sent through here: made at once, through multiPutGet
+    @Override
+    public PendingReply sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+      return standardSendPutGet(putKeys, putValues, getKeys);
+    }
+
     @Override
     public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
       return standardMultiPutGet(putKeys, putValues, getKeys);

@@ -63,6 +63,35 @@ class CountingStoreTest {
   }
 
   @Test
+  void aCallSentAhead_countsOnceWhenItsReplyIsRead_andNothingIfItFails() {
+    byte[] a = label(1);
+    MemoryStore memory = new MemoryStore();
+    boolean[] fail = new boolean[1];
+    KvStore deferring = new ForwardingStore(memory) {
+      @Override
+      public PendingReply sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+        return () -> {
+          if (fail[0]) {
+            throw new StoreException("the call failed");
+          }
+          return memory.multiPutGet(putKeys, putValues, getKeys);
+        };
+      }
+    };
+    try (CountingStore store = new CountingStore(deferring)) {
+      KvStore.PendingReply reply = store.sendPutGet(List.of(a), List.of(new byte[10]), List.of(a));
+      assertEquals(Counts.ZERO, store.snapshot(), "not counted before its reply is read");
+      reply.await();
+      reply.await();
+      assertEquals(new Counts(1, 1, 1, 0, 16 + 10, 16 + 10), store.snapshot());
+      fail[0] = true;
+      KvStore.PendingReply failed = store.sendPutGet(List.of(a), List.of(new byte[10]), List.of(a));
+      assertThrows(StoreException.class, failed::await);
+      assertEquals(new Counts(1, 1, 1, 0, 16 + 10, 16 + 10), store.snapshot());
+    }
+  }
+
+  @Test
   void reset_zeroesEveryCounter_andMinusGivesTheWorkBetweenSnapshots() {
     try (CountingStore store = new CountingStore(new MemoryStore())) {
       store.put(new byte[2], new byte[3]);

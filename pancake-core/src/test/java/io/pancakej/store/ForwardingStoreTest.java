@@ -104,6 +104,9 @@ class ForwardingStoreTest {
     if (type == Optional.class) {
       return Optional.of(new KvStore.Storage(5, 6));
     }
+    if (type == KvStore.PendingReply.class) {
+      return (KvStore.PendingReply) () -> List.of(new byte[] {7});
+    }
     throw new AssertionError("no sample result for " + type + ": extend this test for the new SPI method");
   }
 

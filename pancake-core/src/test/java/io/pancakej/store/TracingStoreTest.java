@@ -66,6 +66,36 @@ class TracingStoreTest {
   }
 
   @Test
+  void trace_aCallSentAhead_isStampedWithWhenItWasSent_andTracedOnceItsReplyIsRead() throws Exception {
+    Path file = tmp.resolve("sent.log");
+    MemoryStore memory = new MemoryStore();
+    // a store whose replies are computed when awaited, as a pipelined one's are read then
+    KvStore deferring = new ForwardingStore(memory) {
+      @Override
+      public PendingReply sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+        return () -> memory.multiPutGet(putKeys, putValues, getKeys);
+      }
+    };
+    try (TracingStore store = new TracingStore(deferring, file)) {
+      KvStore.PendingReply first = store.sendPutGet(List.of(new byte[] {1}), List.of(new byte[] {2, 2}),
+          List.of(new byte[] {1}));
+      Thread.sleep(30);
+      KvStore.PendingReply second = store.sendPutGet(List.of(), List.of(), List.of(new byte[] {1}));
+      Thread.sleep(30);
+      first.await();
+      second.await();
+    }
+    List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
+    assertEquals(List.of("W 01 2", "R 01 2", "R 01 2"),
+        lines.stream().map(l -> l.substring(0, l.lastIndexOf(' '))).toList());
+    long[] at = lines.stream().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).toArray();
+    assertEquals(at[0], at[1], "one call, one time");
+    long apart = at[2] - at[1];
+    // stamped when sent (30 ms apart), not when read (both read together, 30 ms after the second)
+    assertTrue(apart >= 25_000_000, "calls sent 30 ms apart, stamped " + apart + " ns apart");
+  }
+
+  @Test
   void trace_appendsToAnExistingFile() throws IOException {
     Path file = tmp.resolve("ops.log");
     Files.writeString(file, "W ff 1\n", UTF_8);

@@ -117,6 +117,36 @@ public abstract class KvStoreContractTest {
   }
 
   @Test
+  void sendPutGet_returnsWhatMultiPutGetWould_andTheSameValuesOnASecondAwait() {
+    store.put(bytes("old"), bytes("0"));
+    KvStore.PendingReply reply = store.sendPutGet(List.of(bytes("a")), List.of(bytes("1")),
+        List.of(bytes("a"), bytes("old"), bytes("absent")));
+    List<byte[]> got = reply.await();
+    assertEquals(3, got.size());
+    assertArrayEquals(bytes("1"), got.get(0));
+    assertArrayEquals(bytes("0"), got.get(1));
+    assertNull(got.get(2));
+    assertValues(got, reply.await());
+    assertTrue(store.sendPutGet(List.of(bytes("b")), List.of(bytes("2")), List.of()).await().isEmpty());
+    assertArrayEquals(bytes("2"), store.sendPutGet(List.of(), List.of(), List.of(bytes("b"))).await().get(0));
+    assertTrue(store.sendPutGet(List.of(), List.of(), List.of()).await().isEmpty());
+  }
+
+  @Test
+  void sendPutGet_callsSentBeforeTheirRepliesAreAwaited_runInTheOrderSent_whicheverIsAwaitedFirst() {
+    List<KvStore.PendingReply> replies = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      // call i writes k<i> and reads k<i-1>, which call i-1 wrote (its reply not read yet)
+      replies.add(store.sendPutGet(List.of(bytes("k" + i)), List.of(bytes("v" + i)), List.of(bytes("k" + (i - 1)))));
+    }
+    assertArrayEquals(bytes("v3"), replies.get(4).await().get(0)); // reads every earlier reply first
+    assertNull(replies.get(0).await().get(0));
+    for (int i = 1; i < 4; i++) {
+      assertArrayEquals(bytes("v" + (i - 1)), replies.get(i).await().get(0), "call " + i);
+    }
+  }
+
+  @Test
   void multiPut_overwritesEarlierValues() {
     store.put(bytes("k"), bytes("old"));
     store.multiPut(List.of(bytes("k")), List.of(bytes("new")));
