@@ -21,9 +21,12 @@ package io.pancakej.smoothing;
  * back to the floor, which keeps a blocked caller served.
  *
  * <p>The <em>tick level</em> T caps the ticks per second at {@code floor x 2^(T/4)} (at most
- * {@code maxTicks}); the batches of a second go out in {@code floor x 2^(min(L, T)/4)} ticks of
- * about {@code 2^((L - min(L, T))/4)} batches each (a whole number, at most {@code maxBatches}). A
- * tick is one store call. When the emitter cannot keep up (more than a tenth of a window's grid
+ * {@code maxTicks}); the {@code floor x 2^(L/4)} batches of a second go out in ticks of
+ * {@code K = ceil(2^((L - min(L, T))/4))} batches each (at most {@code maxBatches}), at
+ * {@code floor x 2^(L/4) / K} ticks per second (so at most the cap). Every level is then a quarter
+ * octave of batches above the one below, also when ticks hold only a few batches (rounding K
+ * instead at the cap's rate made the step from 2 to 3 batches a tick half an octave, and a window
+ * that stepped down lost a third of its batches). A tick is one store call. When the emitter cannot keep up (more than a tenth of a window's grid
  * points missed, or busy for more than {@value #BUSY_HIGH} of it) while batches are full (the
  * window's arrivals above {@value #FULL} of the real slots its batches carried: requests wait at
  * every tick) and ticks small (fewer than {@value #SPLIT} batches), T steps down, so the same
@@ -61,9 +64,12 @@ final class EmissionRate {
   static final double ROOMY = 4;
   /**
    * With room to spare, batches asked for beyond the tick cap, per batch the arrivals need: there
-   * they only make every tick larger, and about {@code 1.5 / 1.3} requests fill a batch.
+   * they only make every tick larger, so as near capacity, about {@code 1.5 / 1.1} requests fill a
+   * batch. (It was 1.3 while the emitter waited for each call's reply, which kept it busy past half
+   * of the window at saturation; with the reply read on the serving thread the emitter has room at
+   * saturation, and 1.3 left batches at 1.26-1.28 requests each on Redis at 8 callers.)
    */
-  static final double WIDE = 1.3;
+  static final double WIDE = 1.1;
   /**
    * Batches asked for, per batch the arrivals need, near the emitter's capacity: a tenth to spare,
    * so batches there carry about {@code 1.5 / 1.1 = 1.36} requests when requests keep coming.
@@ -119,9 +125,13 @@ final class EmissionRate {
     return floor * Math.pow(2, (double) l / STEPS);
   }
 
-  /** Ticks per second at the current levels. */
+  /** Ticks per second at the current levels: level L's batches per second in ticks of {@link #batchesPerTick()}. */
   double ticksPerSecond() {
-    return at(Math.min(level, tickLevel));
+    return ticksPerSecond(level);
+  }
+
+  double ticksPerSecond(int l) {
+    return Math.min(at(Math.min(l, tickLevel)), at(l) / batchesPerTick(l));
   }
 
   /** Batches per tick at the current levels. */
@@ -129,9 +139,11 @@ final class EmissionRate {
     return batchesPerTick(level);
   }
 
-  private int batchesPerTick(int l) {
+  int batchesPerTick(int l) {
     int ticks = Math.min(l, tickLevel);
-    return (int) Math.min(maxBatches, Math.max(1, Math.round(Math.pow(2, (double) (l - ticks) / STEPS))));
+    // enough whole batches for level l at the tick cap's rate (the tick rate then comes down to it)
+    double needed = Math.pow(2, (double) (l - ticks) / STEPS);
+    return (int) Math.min(maxBatches, Math.max(1, Math.ceil(needed - 1e-9)));
   }
 
   /** Batches per second at the current levels. */
@@ -139,9 +151,9 @@ final class EmissionRate {
     return batchesPerSecond(level);
   }
 
-  /** What batch level {@code l} sends at the current tick level (batches per tick are whole). */
-  private double batchesPerSecond(int l) {
-    return at(Math.min(l, tickLevel)) * batchesPerTick(l);
+  /** What batch level {@code l} sends at the current tick level. */
+  double batchesPerSecond(int l) {
+    return ticksPerSecond(l) * batchesPerTick(l);
   }
 
   int level() {

@@ -153,6 +153,22 @@ class EmissionRateTest {
     return new EmissionRate(100, 6400, maxBatches, B, WINDOW);
   }
 
+  /**
+   * Past the tick cap every batch level is still a quarter octave of batches per second above the
+   * one below, however few batches a tick holds: ticks of whole batches, the tick rate brought
+   * down to fit (rounding the batches a tick instead made 2 -> 3 a half-octave step).
+   */
+  @Test
+  void everyBatchLevel_isAQuarterOctaveAboveTheLast_pastTheTickCapToo() {
+    EmissionRate r = rate(64); // the tick level starts at its cap, 6 400 ticks/s
+    for (int l = 0; l <= r.tickLevel() + 24; l++) {
+      double expected = 100 * Math.pow(2, l / 4.0);
+      assertEquals(expected, r.batchesPerSecond(l), expected * 1e-9, "level " + l);
+      assertTrue(r.ticksPerSecond(l) <= 6400 * (1 + 1e-9), "level " + l + ": " + r.ticksPerSecond(l) + " ticks/s");
+      assertTrue(r.batchesPerTick(l) >= 1 && r.batchesPerTick(l) <= 64, "level " + l);
+    }
+  }
+
   @Test
   void idle_staysAtTheFloor() {
     Sim s = new Sim(rate(64), 100_000, 10_000);
