@@ -1,18 +1,12 @@
 package io.pancakej.smoothing;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -88,28 +82,13 @@ class PipelinedCallsTest {
     DeferringStore store = new DeferringStore(memory);
     Path state = dir.resolve("s");
     try (Proxy proxy = Proxy.open(config(state, store))) {
-      ExecutorService callers = Executors.newFixedThreadPool(4);
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < 4; t++) {
-        int thread = t;
-        done.add(callers.submit(() -> {
-          for (int i = 0; i < 150; i++) {
-            int k = thread * 10 + i % 10;
-            proxy.put(key(k), value(k, i));
-            assertArrayEquals(value(k, i), proxy.get(key(k)).orElseThrow(), "key " + k);
-          }
-        }));
-      }
-      for (Future<?> f : done) {
-        f.get(120, TimeUnit.SECONDS);
-      }
-      callers.shutdown();
+      TickPipelineTest.fourCallersWriteAndReadBack(proxy);
     }
     assertTrue(store.sent.get() > 100, "ticks sent: " + store.sent.get());
     assertTrue(store.maxInFlight.get() <= 2, "calls in flight at once: " + store.maxInFlight.get());
     try (Proxy proxy = Proxy.open(config(state, new DeferringStore(memory)))) {
       for (int k = 0; k < 40; k++) {
-        assertArrayEquals(value(k, 149 - (9 - k % 10)), proxy.get(key(k)).orElseThrow(), "key " + k);
+        assertArrayEquals(value(k, 140 + k % 10), proxy.get(key(k)).orElseThrow(), "key " + k);
       }
     }
   }
@@ -136,10 +115,10 @@ class PipelinedCallsTest {
   }
 
   private static byte[] key(int i) {
-    return ("user" + i).getBytes(StandardCharsets.UTF_8);
+    return TickPipelineTest.key(i);
   }
 
   private static byte[] value(int k, int i) {
-    return (k + ":" + i).getBytes(StandardCharsets.UTF_8);
+    return TickPipelineTest.value(k, i);
   }
 }

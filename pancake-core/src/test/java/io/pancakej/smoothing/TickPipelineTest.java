@@ -75,22 +75,7 @@ class TickPipelineTest {
     Map<Integer, byte[]> model = new HashMap<>();
     try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("a")).capacity(50).valueSize(16)
         .keySize(16).seed(3).store(store).build())) {
-      ExecutorService callers = Executors.newFixedThreadPool(4);
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < 4; t++) {
-        int thread = t;
-        done.add(callers.submit(() -> {
-          for (int i = 0; i < 150; i++) {
-            int k = thread * 10 + i % 10;
-            proxy.put(key(k), value(k, i));
-            assertArrayEquals(value(k, i), proxy.get(key(k)).orElseThrow(), "key " + k);
-          }
-        }));
-      }
-      for (Future<?> f : done) {
-        f.get(120, TimeUnit.SECONDS);
-      }
-      callers.shutdown();
+      fourCallersWriteAndReadBack(proxy);
       for (int i = 0; i < 5; i++) {
         ProxyProbe.idleBatch(proxy); // ticks on this thread as well, between the clock's
       }
@@ -124,11 +109,34 @@ class TickPipelineTest {
     }
   }
 
-  private static byte[] key(int i) {
+  /**
+   * Four callers, each writing its own ten keys in turn 150 times and reading each write back at
+   * once; key k ends at {@code value(k, 140 + k % 10)}.
+   */
+  static void fourCallersWriteAndReadBack(Proxy proxy) throws Exception {
+    ExecutorService callers = Executors.newFixedThreadPool(4);
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      int thread = t;
+      done.add(callers.submit(() -> {
+        for (int i = 0; i < 150; i++) {
+          int k = thread * 10 + i % 10;
+          proxy.put(key(k), value(k, i));
+          assertArrayEquals(value(k, i), proxy.get(key(k)).orElseThrow(), "key " + k);
+        }
+      }));
+    }
+    for (Future<?> f : done) {
+      f.get(120, TimeUnit.SECONDS);
+    }
+    callers.shutdown();
+  }
+
+  static byte[] key(int i) {
     return ("user" + i).getBytes(StandardCharsets.UTF_8);
   }
 
-  private static byte[] value(int k, int i) {
+  static byte[] value(int k, int i) {
     return (k + ":" + i).getBytes(StandardCharsets.UTF_8);
   }
 }
