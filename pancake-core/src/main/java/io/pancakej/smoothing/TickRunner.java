@@ -108,9 +108,10 @@ final class TickRunner implements Ticks {
 
   /**
    * Sends a tick of {@code batches} batches and hands its serving over (the emitter: it returns
-   * once the call is back). Anything thrown fails the requests of this tick (and is rethrown); the
-   * write-back its call carried is then dropped, which loses nothing (the UpdateCache still holds
-   * every value not known to be stored).
+   * once the call is sent; the serving thread reads its reply). Anything thrown fails the requests
+   * of this tick (and is rethrown here if the call could not be sent); the write-back its call
+   * carried is then dropped, which loses nothing (the UpdateCache still holds every value not
+   * known to be stored).
    */
   @Override
   public synchronized void send(int batches) {
@@ -125,8 +126,9 @@ final class TickRunner implements Ticks {
 
   /**
    * Sends a tick that accesses exactly {@code replicas}, in that order, and serves no request (the
-   * sweep at open, {@link Transitions#finishBeforeServing}); it returns once the call is back, like
-   * {@link #send}, and {@link #flush} waits for the rest.
+   * sweep at open, {@link Transitions#finishBeforeServing}); it returns once the call's reply is
+   * back, and throws if the call failed (so a failed sweep ends the sweeps), and {@link #flush}
+   * waits for the rest.
    */
   synchronized void sweep(int[] replicas) {
     run(0, replicas);
@@ -199,6 +201,9 @@ final class TickRunner implements Ticks {
       handedOver = true;
       beforePrevious = previous;
       previous = serve;
+      if (given != null) {
+        reply.await(); // the serving thread reads the same reply (read once), and fails on it too
+      }
       return serve;
     } catch (Throwable e) {
       TickServing.fail(served, e); // a request dequeued by a failed tick never hangs

@@ -22,9 +22,11 @@ import redis.clients.jedis.util.RedisOutputStream;
  * reader. Redis executes one connection's commands in order, so a call reads what every call sent
  * before it wrote.
  *
- * <p>A connection that fails (an I/O error, a timed-out reply) is dropped: every call sent on it
- * whose reply was not read fails with that error, and the next send opens a new connection. An
- * error reply (Redis's {@code -ERR ...}) fails its own call only; the connection goes on.
+ * <p>A connection whose send fails takes no more calls (the next send opens a new one), but the
+ * replies of the calls sent on it before are still read: Redis ran them. A connection whose reply
+ * cannot be read (an I/O error, a timed-out reply) is dropped: the stream is no longer in step
+ * with the calls, so every call on it whose reply was not read fails with that error. An error
+ * reply (Redis's {@code -ERR ...}) fails its own call only; the connection goes on.
  */
 final class RedisPipeline implements AutoCloseable {
   private final RedisSockets sockets;
@@ -61,9 +63,9 @@ final class RedisPipeline implements AutoCloseable {
         Protocol.sendCommand(l.out, c);
       }
       l.out.flush();
-    } catch (IOException | JedisException e) {
+    } catch (IOException | RuntimeException | Error e) {
       JedisException failure = e instanceof JedisException je ? je : new JedisConnectionException(e);
-      l.fail(failure);
+      l.stopSending(failure);
       throw failure;
     }
     Call call = new Call(l, commands.size(), reads);
@@ -76,7 +78,7 @@ final class RedisPipeline implements AutoCloseable {
   public synchronized void close() {
     closed = true;
     if (link != null) {
-      link.fail(new JedisConnectionException("the store is closed"));
+      link.drop(new JedisConnectionException("the store is closed"));
       link = null;
     }
   }
@@ -89,8 +91,10 @@ final class RedisPipeline implements AutoCloseable {
     final ConcurrentLinkedQueue<Call> unread = new ConcurrentLinkedQueue<>();
     /** Held while a reply is read: readers take replies in order. */
     final ReentrantLock reading = new ReentrantLock();
-    /** The error that ended the connection (null: it works). */
+    /** The error that ended the connection for new calls (null: it works). */
     volatile JedisException failure;
+    /** The stream can no longer be read in step with the calls (or the store closed). */
+    volatile boolean unreadable;
 
     private Link(Socket socket) throws IOException {
       this.socket = socket;
@@ -130,11 +134,34 @@ final class RedisPipeline implements AutoCloseable {
       }
     }
 
-    /** Ends the connection with {@code e} (the first error wins); a blocked reader wakes with an error. */
-    void fail(JedisException e) {
+    /**
+     * A send failed: no more calls go out here, and the replies of those sent before are still
+     * read (the socket closes after the last of them).
+     */
+    void stopSending(JedisException e) {
       if (failure == null) {
         failure = e;
       }
+      try {
+        socket.shutdownOutput();
+      } catch (IOException ignored) {
+        // the output is unusable either way
+      }
+      if (unread.isEmpty()) {
+        closeSocket();
+      }
+    }
+
+    /** Drops the connection with {@code e} (the first error wins); a blocked reader wakes with an error. */
+    void drop(JedisException e) {
+      if (failure == null) {
+        failure = e;
+      }
+      unreadable = true;
+      closeSocket();
+    }
+
+    void closeSocket() {
       try {
         socket.close();
       } catch (IOException ignored) {
@@ -185,7 +212,7 @@ final class RedisPipeline implements AutoCloseable {
     @SuppressWarnings("unchecked")
     private void read() {
       try {
-        if (link.failure != null) {
+        if (link.unreadable) {
           failure = link.failure;
           return;
         }
@@ -208,12 +235,15 @@ final class RedisPipeline implements AutoCloseable {
         } else {
           values = reads ? (List<byte[]>) last : List.of();
         }
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         // the stream is no longer in step with the calls: every later one fails too
-        link.fail(e instanceof JedisException je ? je : new JedisConnectionException(e));
+        link.drop(e instanceof JedisException je ? je : new JedisConnectionException(e));
         failure = link.failure;
       } finally {
         done = true;
+        if (link.failure != null && link.unread.isEmpty()) {
+          link.closeSocket(); // a connection that took no more calls: its last reply is read
+        }
       }
     }
   }

@@ -80,17 +80,23 @@ public final class TracingStore extends ForwardingStore {
   }
 
   /**
-   * Traced when its reply is awaited (the lengths read are known then), stamped with when it was
-   * sent. Replies are awaited in the order calls were sent, so the lines keep that order.
+   * Traced once, when its reply is first awaited (the lengths read are known then), stamped with
+   * when it was sent. Replies are awaited in the order calls were sent, so the lines keep that order.
    */
   @Override
   public PendingReply sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
     long at = System.nanoTime() - startNanos;
     PendingReply reply = delegate().sendPutGet(putKeys, putValues, getKeys);
+    boolean[] traced = new boolean[1];
     return () -> {
-      List<byte[]> values = reply.await();
-      tracePutGet(putKeys, putValues, getKeys, values, at);
-      return values;
+      synchronized (traced) {
+        List<byte[]> values = reply.await();
+        if (!traced[0]) {
+          traced[0] = true;
+          tracePutGet(putKeys, putValues, getKeys, values, at);
+        }
+        return values;
+      }
     };
   }
 

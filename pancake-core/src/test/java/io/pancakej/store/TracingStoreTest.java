@@ -84,6 +84,7 @@ class TracingStoreTest {
       Thread.sleep(30);
       first.await();
       second.await();
+      first.await(); // traced once
     }
     List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
     assertEquals(List.of("W 01 2", "R 01 2", "R 01 2"),
