@@ -23,7 +23,7 @@ package io.pancakej.smoothing;
  * <p>The <em>tick level</em> T caps the ticks per second at {@code floor x 2^(T/4)} (at most
  * {@code maxTicks}); the {@code floor x 2^(L/4)} batches of a second go out in ticks of
  * {@code K = ceil(2^((L - min(L, T))/4))} batches each (at most {@code maxBatches}), at
- * {@code floor x 2^(L/4) / K} ticks per second (so at most the cap). Every level is then a quarter
+ * {@code floor x 2^(L/4) / K} ticks per second (at most the cap, at least the floor). Every level is then a quarter
  * octave of batches above the one below, also when ticks hold only a few batches (rounding K
  * instead at the cap's rate made the step from 2 to 3 batches a tick half an octave, and a window
  * that stepped down lost a third of its batches). A tick is one store call. When the emitter cannot keep up (more than a tenth of a window's grid
@@ -131,7 +131,9 @@ final class EmissionRate {
   }
 
   double ticksPerSecond(int l) {
-    return Math.min(at(Math.min(l, tickLevel)), at(l) / batchesPerTick(l));
+    // never under the floor, the rate at idle (with the tick cap at the floor a level just above
+    // it sends a few more batches than it asks for, rather than fewer ticks than the floor)
+    return Math.min(at(Math.min(l, tickLevel)), Math.max(floor, at(l) / batchesPerTick(l)));
   }
 
   /** Batches per tick at the current levels. */

@@ -169,6 +169,16 @@ class EmissionRateTest {
     }
   }
 
+  /** With the tick cap at the floor, ticks still come at the floor's rate, whatever the batch level. */
+  @Test
+  void ticksNeverComeSlowerThanTheFloor_evenWithTheTickCapAtTheFloor() {
+    EmissionRate r = new EmissionRate(100, 100, 64, B, WINDOW); // the cap is the floor: tick level 0
+    assertEquals(0, r.tickLevel());
+    for (int l = 0; l <= 24; l++) {
+      assertTrue(r.ticksPerSecond(l) >= 100 - 1e-9, "level " + l + ": " + r.ticksPerSecond(l) + " ticks/s");
+    }
+  }
+
   @Test
   void idle_staysAtTheFloor() {
     Sim s = new Sim(rate(64), 100_000, 10_000);
