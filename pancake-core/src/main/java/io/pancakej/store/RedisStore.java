@@ -17,9 +17,7 @@ import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisFactory;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPoolConfig;
-import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Protocol;
-import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -28,6 +26,9 @@ import redis.clients.jedis.exceptions.JedisException;
  * A standalone Redis server through a Jedis connection pool. A multi-get is one {@code MGET},
  * a multi-put one {@code MSET} (atomic on the server), a multi-delete one {@code DEL}. Connections
  * send a pipeline in one write and read a reply in as few reads as they can ({@link RedisSockets}).
+ * A put-and-get ({@link #sendPutGet}, {@link #multiPutGet}) goes out on one connection of its own
+ * ({@link RedisPipeline}), so such calls run in the order they were sent, whichever thread reads
+ * their replies.
  *
  * <p>Outages: a connection failure raises {@link StoreException} and drops every idle pooled
  * connection, so that once the server is back the same store object reconnects instead of
@@ -158,30 +159,14 @@ public final class RedisStore implements KvStore {
     }
   }
 
-  /** One round trip: {@code MSET} and {@code MGET} in one pipeline (never retried, since it writes). */
+  /**
+   * One round trip: {@code MSET} and {@code MGET} in one pipeline, {@link #sendPutGet}'s, waited
+   * for (never retried, since it writes); with one side empty, a plain multi-get or multi-put.
+   */
   @Override
   public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
     List<byte[]> simple = Stores.oneSided(this, putKeys, putValues, getKeys);
-    if (simple != null) {
-      return simple;
-    }
-    checkOpen();
-    Stores.checkSameSize(putKeys, putValues);
-    byte[][] kv = new byte[putKeys.size() * 2][];
-    for (int i = 0; i < putKeys.size(); i++) {
-      kv[2 * i] = putKeys.get(i);
-      kv[2 * i + 1] = putValues.get(i);
-    }
-    try (Jedis j = pool.getResource()) {
-      Pipeline p = j.pipelined();
-      Response<String> written = p.mset(kv);
-      Response<List<byte[]>> read = p.mget(getKeys.toArray(new byte[0][]));
-      p.sync();
-      written.get(); // raises the server's error, if any
-      return read.get();
-    } catch (JedisException e) {
-      throw failed("Redis MSET+MGET pipeline failed on " + description, e);
-    }
+    return simple != null ? simple : sendPutGet(putKeys, putValues, getKeys).await();
   }
 
   /**
