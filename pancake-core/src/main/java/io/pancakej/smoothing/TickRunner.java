@@ -372,6 +372,9 @@ final class TickRunner implements Ticks {
       if (lastSwap) {
         finishDue = true;
       }
+      // every write-back is stored: the next tick reads what the store holds (serving it the last
+      // tick's write-back instead would hide damage done since, and write the good value over it)
+      lastPrepared = null;
     } finally {
       proxy.phaseLock.unlockRead(stamp);
     }
