@@ -31,6 +31,8 @@ class PipelinedCallsTest {
   /** Runs each call when its reply is awaited; while {@code failing}, that reply fails instead. */
   static final class DeferringStore extends ForwardingStore {
     volatile boolean failing;
+    /** Each reply takes a millisecond: without the wait for tick k-2's serving, calls would pile up. */
+    volatile boolean slowReplies;
     final AtomicInteger sent = new AtomicInteger();
     final AtomicInteger maxInFlight = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -57,6 +59,9 @@ class PipelinedCallsTest {
         synchronized (ran) {
           if (!ran[0]) {
             ran[0] = true;
+            if (slowReplies) {
+              java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // the serving falls behind the clock
+            }
             inFlight.decrementAndGet();
             if (failing) {
               throw new StoreException("the call failed when its reply was read");
@@ -80,6 +85,7 @@ class PipelinedCallsTest {
   void callsRunOnlyWhenTheirRepliesAreRead_andEveryCallerReadsItsOwnWrites_beforeAndAfterAReopen() throws Exception {
     MemoryStore memory = new MemoryStore();
     DeferringStore store = new DeferringStore(memory);
+    store.slowReplies = true;
     Path state = dir.resolve("s");
     try (Proxy proxy = Proxy.open(config(state, store))) {
       TickPipelineTest.fourCallersWriteAndReadBack(proxy);
