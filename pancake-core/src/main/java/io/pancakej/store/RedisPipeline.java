@@ -147,8 +147,15 @@ final class RedisPipeline implements AutoCloseable {
       } catch (IOException ignored) {
         // the output is unusable either way
       }
-      if (unread.isEmpty()) {
-        closeSocket();
+      // a reader takes a call off the queue before it reads its reply: only with the reading lock
+      // held does an empty queue mean no reply is being read (otherwise the last reader closes it)
+      reading.lock();
+      try {
+        if (unread.isEmpty()) {
+          closeSocket();
+        }
+      } finally {
+        reading.unlock();
       }
     }
 
