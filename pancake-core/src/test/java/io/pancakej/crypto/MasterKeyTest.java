@@ -57,6 +57,50 @@ class MasterKeyTest {
     assertEquals(okm, HEX.formatHex(MasterKey.hkdfSha256(ikm, null, new byte[0], 42)), "absent salt = zeros");
   }
 
+  /**
+   * The JDK-HMAC HKDF gives what Bouncy Castle's (which it replaced) gave, so every state created
+   * before keeps its keys: random inputs of every shape, salts longer than an HMAC block (hashed
+   * into the key) and outputs that end inside, and exactly on, a block.
+   */
+  @Test
+  void hkdfSha256_agreesWithBouncyCastle() {
+    SecureRandom random = new SecureRandom();
+    int[] saltLengths = {-1, 0, 1, 13, 32, 64, 65, 200};
+    int[] lengths = {0, 1, 31, 32, 33, 42, 64, 82, 100, 255 * 32};
+    for (int saltLength : saltLengths) {
+      for (int length : lengths) {
+        for (int infoLength : new int[] {-1, 0, 7, 100}) {
+          byte[] ikm = bytes(random, 1 + random.nextInt(80));
+          byte[] salt = saltLength < 0 ? null : bytes(random, saltLength);
+          byte[] info = infoLength < 0 ? null : bytes(random, infoLength);
+          org.bouncycastle.crypto.generators.HKDFBytesGenerator bc =
+              new org.bouncycastle.crypto.generators.HKDFBytesGenerator(new org.bouncycastle.crypto.digests.SHA256Digest());
+          bc.init(new org.bouncycastle.crypto.params.HKDFParameters(ikm, salt, info));
+          byte[] expected = new byte[length];
+          bc.generateBytes(expected, 0, length);
+          assertArrayEquals(expected, MasterKey.hkdfSha256(ikm, salt, info, length),
+              "salt " + saltLength + ", info " + infoLength + ", length " + length);
+        }
+      }
+    }
+  }
+
+  @Test
+  void hkdfSha256_refusesMoreThan255Blocks() {
+    byte[] ikm = new byte[32];
+    assertEquals(255 * 32, MasterKey.hkdfSha256(ikm, null, null, 255 * 32).length);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> MasterKey.hkdfSha256(ikm, null, null, 255 * 32 + 1));
+    assertTrue(e.getMessage().contains("0..8160"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> MasterKey.hkdfSha256(ikm, null, null, -1));
+  }
+
+  private static byte[] bytes(SecureRandom random, int n) {
+    byte[] b = new byte[n];
+    random.nextBytes(b);
+    return b;
+  }
+
   private static byte[] range(int from, int to) {
     byte[] out = new byte[to - from];
     for (int i = 0; i < out.length; i++) {
