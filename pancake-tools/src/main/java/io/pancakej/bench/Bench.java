@@ -427,6 +427,7 @@ public class Bench implements Callable<Integer> {
       throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.addAll(jvmOptions());
+    cmd.addAll(RocksDbLibrary.jvmOptions(root, jvmOptions()));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "site.ycsb.Client", phase, "-db",
         BINDINGS.get(scheme)));
     cmd.addAll(args);

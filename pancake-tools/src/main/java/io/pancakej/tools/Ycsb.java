@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.pancakej.bench.RocksDbLibrary;
 import io.pancakej.bench.ShellWords;
 import io.pancakej.ycsb.Bindings;
 import io.pancakej.ycsb.InFlightClient;
@@ -231,6 +232,8 @@ final class Ycsb implements Callable<Integer> {
     }
     List<String> jvm = new ArrayList<>(inv.jvmArgs());
     jvm.addAll(extraJvmArgs);
+    String root = System.getProperty("pancake.root");
+    jvm.addAll(RocksDbLibrary.jvmOptions(root == null ? null : Path.of(root), jvm));
     Invocation withExtra = new Invocation(inv.phase(), inv.bindingClass(), inv.classpathPrefix(), jvm, inv.ycsbArgs());
     List<String> cmd = withExtra.command(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         System.getProperty("java.class.path"));
