@@ -188,6 +188,28 @@ class EmissionRateTest {
     assertEquals(1, s.rate.batchesPerTick());
   }
 
+  /**
+   * A new client starts at the tick cap with one batch a tick (no climb from the floor, which cost
+   * a closed-loop caller 0.6 s), and an idle one falls to the floor an octave a window: six windows
+   * from 6 400 to 100 ticks a second.
+   */
+  @Test
+  void aNewClient_startsAtTheTickCap_andFallsToTheFloorAnOctaveAWindowWhenIdle() {
+    EmissionRate r = rate(64);
+    assertEquals(6400.0, r.ticksPerSecond(), 1e-6);
+    assertEquals(1, r.batchesPerTick());
+    Sim s = new Sim(r, 20_000, 5_000);
+    double[] seen = new double[8];
+    for (int w = 0; w < seen.length; w++) {
+      s.run(0.1, 0);
+      seen[w] = r.ticksPerSecond();
+    }
+    for (int w = 1; w < seen.length; w++) {
+      assertTrue(seen[w] >= seen[w - 1] / 2 - 1e-6 && seen[w] <= seen[w - 1], "window " + w + ": " + java.util.Arrays.toString(seen));
+    }
+    assertEquals(100.0, seen[seen.length - 1], 1e-9, java.util.Arrays.toString(seen));
+  }
+
   @Test
   void lightLoad_getsTheTopTickRate_andBatchesToSpare() {
     Sim s = new Sim(rate(64), 20_000, 5_000); // a tick costs 25 us: 6 400 ticks/s fit easily

@@ -27,8 +27,10 @@ class ServingWaitTest {
   @Test
   void closeTicks_waitOnTheCore_spreadTicksPark_andNeitherHoldsATickOrClose() throws Exception {
     StillClock clock = new StillClock();
+    // the tick cap at the floor: the emitter's grid points 10 ms apart, far beyond the 2.6 ms this
+    // test moves the clock (a client starts at the tick cap, whose points would come every 156 us)
     Proxy proxy = ProxyOpener.open(PancakeConfig.builder().stateDir(dir.resolve("s")).capacity(50).valueSize(16)
-        .keySize(16).store(new MemoryStore()).build(), clock);
+        .keySize(16).tickRateMax(100).store(new MemoryStore()).build(), clock);
     try {
       // the emitter sends its first tick at once, then waits for a grid point the still clock never reaches
       long deadline0 = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
