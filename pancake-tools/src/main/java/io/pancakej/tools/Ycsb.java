@@ -230,10 +230,12 @@ final class Ycsb implements Callable<Integer> {
         return 1;
       }
     }
-    List<String> jvm = new ArrayList<>(inv.jvmArgs());
-    jvm.addAll(extraJvmArgs);
+    List<String> given = new ArrayList<>(inv.jvmArgs());
+    given.addAll(extraJvmArgs);
     String root = System.getProperty("pancake.root");
-    jvm.addAll(RocksDbLibrary.jvmOptions(root == null ? null : Path.of(root), jvm));
+    // first, so the options given stay where stock bin/ycsb puts them: just before -cp
+    List<String> jvm = new ArrayList<>(RocksDbLibrary.jvmOptions(root == null ? null : Path.of(root), given));
+    jvm.addAll(given);
     Invocation withExtra = new Invocation(inv.phase(), inv.bindingClass(), inv.classpathPrefix(), jvm, inv.ycsbArgs());
     List<String> cmd = withExtra.command(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         System.getProperty("java.class.path"));
