@@ -154,7 +154,7 @@ public final class RocksDbStore implements KvStore {
         // most point lookups miss the memtables (PANCAKE's are uniform over all labels): a whole-key
         // bloom filter answers those without a skip-list search. It is allocated and zeroed with
         // every memtable, at open and at each flush: a hundredth of the 1-GiB memtable (10.7 MB,
-        // 8.6 bits per entry even if it filled with 100-byte entries) opens in about 37 ms; a tenth
+        // 8 bits per entry even if it filled with 100-byte entries) opens in about 37 ms; a tenth
         // (107 MB) took 290 ms to open and 250 ms more to flush at close
         .setMemtablePrefixBloomSizeRatio(MEMTABLE_BLOOM_RATIO).setMemtableWholeKeyFiltering(true)
         // point lookups only, and the memtable holds the whole data set: a hash of the whole key

@@ -1,5 +1,6 @@
 package io.pancakej.bench;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.JarURLConnection;
@@ -28,16 +29,30 @@ public final class RocksDbLibrary {
   private RocksDbLibrary() {}
 
   /**
-   * {@code -Djava.library.path=<dir>} for a JVM started from the project at {@code root}, with the
-   * library extracted there if it was not yet (or its size differs); empty if {@code jvmArgs}
-   * already set a library path or the library cannot be provided.
+   * {@code -Djava.library.path=<dir>:<this JVM's library path>} for a JVM started from the project
+   * at {@code root}, with the library extracted there if it was not yet (or its size differs): the
+   * directories the child would have searched anyway stay on its path, after ours. Empty if
+   * {@code root} is null, if {@code jvmArgs} or {@code JAVA_TOOL_OPTIONS} / {@code JDK_JAVA_OPTIONS}
+   * set a library path (the user's wins), or if the library cannot be provided.
    */
   public static List<String> jvmOptions(Path root, List<String> jvmArgs) {
-    if (root == null || jvmArgs.stream().anyMatch(a -> a.startsWith("-Djava.library.path="))) {
+    if (root == null || setsLibraryPath(jvmArgs)
+        || setsLibraryPath(ShellWords.split(orEmpty(System.getenv("JAVA_TOOL_OPTIONS"))))
+        || setsLibraryPath(ShellWords.split(orEmpty(System.getenv("JDK_JAVA_OPTIONS"))))) {
       return List.of();
     }
-    return extract(root.resolve("pancake-tools/target/native")).map(dir -> List.of("-Djava.library.path=" + dir))
+    String inherited = System.getProperty("java.library.path", "");
+    return extract(root.resolve("pancake-tools/target/native"))
+        .map(dir -> List.of("-Djava.library.path=" + dir + (inherited.isEmpty() ? "" : File.pathSeparator + inherited)))
         .orElse(List.of());
+  }
+
+  private static boolean setsLibraryPath(List<String> options) {
+    return options.stream().anyMatch(a -> a.startsWith("-Djava.library.path="));
+  }
+
+  private static String orEmpty(String s) {
+    return s == null ? "" : s;
   }
 
   /** The directory under {@code base} that holds this classpath's RocksDB JNI library, extracted if needed. */
@@ -49,33 +64,35 @@ public final class RocksDbLibrary {
     }
     try {
       URLConnection connection = url.openConnection();
-      connection.setUseCaches(false); // a cached JarFile would stay open after this
-      long size = connection.getContentLengthLong();
-      // one directory per rocksdbjni jar (its file name carries the version)
-      String jar = connection instanceof JarURLConnection j ? Path.of(j.getJarFileURL().getPath()).getFileName().toString()
-          : "classpath";
-      Path dir = base.resolve(jar.replaceAll("\\.jar$", ""));
-      Path lib = dir.resolve(name);
-      if (Files.isRegularFile(lib) && Files.size(lib) == size) {
-        connection.getInputStream().close();
-        return Optional.of(dir.toAbsolutePath());
-      }
-      Files.createDirectories(dir);
-      Path tmp = Files.createTempFile(dir, name, ".tmp");
+      connection.setUseCaches(false); // the jar is closed with the stream, not cached
+      // the stream first, so every path below closes the jar it opened
       try (InputStream in = connection.getInputStream()) {
-        Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-        if (size >= 0 && Files.size(tmp) != size) {
-          return Optional.empty();
+        long size = connection.getContentLengthLong();
+        // one directory per rocksdbjni jar (its file name carries the version)
+        String jar = connection instanceof JarURLConnection j
+            ? Path.of(j.getJarFileURL().getPath()).getFileName().toString() : "classpath";
+        Path dir = base.resolve(jar.replaceAll("\\.jar$", "")).toAbsolutePath();
+        Path lib = dir.resolve(name);
+        if (Files.isRegularFile(lib) && Files.size(lib) == size) {
+          return Optional.of(dir);
         }
+        Files.createDirectories(dir);
+        Path tmp = Files.createTempFile(dir, name, ".tmp");
         try {
-          Files.move(tmp, lib, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(tmp, lib, StandardCopyOption.REPLACE_EXISTING);
+          Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+          if (size >= 0 && Files.size(tmp) != size) {
+            return Optional.empty();
+          }
+          try {
+            Files.move(tmp, lib, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+          } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, lib, StandardCopyOption.REPLACE_EXISTING);
+          }
+        } finally {
+          Files.deleteIfExists(tmp);
         }
-      } finally {
-        Files.deleteIfExists(tmp);
+        return Optional.of(dir);
       }
-      return Optional.of(dir.toAbsolutePath());
     } catch (IOException | RuntimeException e) {
       return Optional.empty(); // RocksDB extracts it itself, as without this
     }

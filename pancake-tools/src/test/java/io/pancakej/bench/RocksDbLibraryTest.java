@@ -55,6 +55,8 @@ class RocksDbLibraryTest {
     List<String> options = RocksDbLibrary.jvmOptions(tmp, List.of("-Xmx1g"));
     assertEquals(1, options.size());
     assertTrue(options.get(0).startsWith("-Djava.library.path=" + tmp.resolve("pancake-tools/target/native")), options.get(0));
+    assertTrue(options.get(0).endsWith(java.io.File.pathSeparator + System.getProperty("java.library.path")),
+        "the directories the child would search anyway stay on its path: " + options.get(0));
   }
 
   /**
