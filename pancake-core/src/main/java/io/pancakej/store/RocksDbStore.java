@@ -65,7 +65,7 @@ public final class RocksDbStore implements KvStore {
   private static final int HASHED_KEY_BYTES = 256;
 
   /** The memtable's bloom filter, as a share of the memtable's size in bytes. */
-  static final double MEMTABLE_BLOOM_RATIO = 0.01;
+  private static final double MEMTABLE_BLOOM_RATIO = 0.01;
 
   /**
    * How the database is sized and written; the same for every scheme.

@@ -426,8 +426,7 @@ public class Bench implements Callable<Integer> {
   private void ycsb(String phase, String scheme, List<String> args, Path output, String tag)
       throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    // only inside the project bin/ scripts name (never a directory the bench happens to run in)
-    cmd.addAll(RocksDbLibrary.jvmOptions(System.getProperty("pancake.root") == null ? null : root, jvmOptions()));
+    cmd.addAll(RocksDbLibrary.jvmOptions(jvmOptions()));
     cmd.addAll(jvmOptions());
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "site.ycsb.Client", phase, "-db",
         BINDINGS.get(scheme)));

@@ -29,6 +29,15 @@ public final class RocksDbLibrary {
   private RocksDbLibrary() {}
 
   /**
+   * {@link #jvmOptions(Path, List)} for the project the bin/ scripts name ({@code pancake.root});
+   * nothing when this JVM was not started by them, so no directory a tool merely runs in is written.
+   */
+  public static List<String> jvmOptions(List<String> jvmArgs) {
+    String root = System.getProperty("pancake.root");
+    return jvmOptions(root == null ? null : Path.of(root), jvmArgs);
+  }
+
+  /**
    * {@code -Djava.library.path=<dir>:<this JVM's library path>} for a JVM started from the project
    * at {@code root}, with the library extracted there if it was not yet (or its size differs): the
    * directories the child would have searched anyway stay on its path, after ours. Empty if
