@@ -426,8 +426,7 @@ public class Bench implements Callable<Integer> {
   private void ycsb(String phase, String scheme, List<String> args, Path output, String tag)
       throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    cmd.addAll(RocksDbLibrary.jvmOptions(jvmOptions()));
-    cmd.addAll(jvmOptions());
+    cmd.addAll(RocksDbLibrary.withLibrary(jvmOptions()));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "site.ycsb.Client", phase, "-db",
         BINDINGS.get(scheme)));
     cmd.addAll(args);

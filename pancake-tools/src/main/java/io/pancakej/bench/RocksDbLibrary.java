@@ -10,6 +10,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,6 +28,16 @@ import org.rocksdb.util.Environment;
  */
 public final class RocksDbLibrary {
   private RocksDbLibrary() {}
+
+  /**
+   * The options for a YCSB JVM: {@link #jvmOptions(List)} first, then {@code jvmArgs} as given (where
+   * stock bin/ycsb puts them: just before {@code -cp}).
+   */
+  public static List<String> withLibrary(List<String> jvmArgs) {
+    List<String> all = new ArrayList<>(jvmOptions(jvmArgs));
+    all.addAll(jvmArgs);
+    return all;
+  }
 
   /**
    * {@link #jvmOptions(Path, List)} for the project the bin/ scripts name ({@code pancake.root});

@@ -232,9 +232,7 @@ final class Ycsb implements Callable<Integer> {
     }
     List<String> given = new ArrayList<>(inv.jvmArgs());
     given.addAll(extraJvmArgs);
-    // first, so the options given stay where stock bin/ycsb puts them: just before -cp
-    List<String> jvm = new ArrayList<>(RocksDbLibrary.jvmOptions(given));
-    jvm.addAll(given);
+    List<String> jvm = RocksDbLibrary.withLibrary(given);
     Invocation withExtra = new Invocation(inv.phase(), inv.bindingClass(), inv.classpathPrefix(), jvm, inv.ycsbArgs());
     List<String> cmd = withExtra.command(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         System.getProperty("java.class.path"));
