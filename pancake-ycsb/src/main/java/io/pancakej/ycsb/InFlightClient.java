@@ -212,7 +212,7 @@ public final class InFlightClient {
       threads.add(thread);
       thread.start();
     }
-    Thread status = o.status() ? startStatus(done, start, o.props(), err) : null;
+    Thread status = o.status() ? startStatus(done, start, o.props(), measurements, err) : null;
     for (Thread t : threads) {
       joinUninterruptibly(t);
     }
@@ -284,23 +284,29 @@ public final class InFlightClient {
     }
   }
 
-  /** YCSB's -s: completed operations and the rate of the last interval, every status.interval seconds. */
-  private static Thread startStatus(AtomicLong done, long start, Properties props, PrintStream err) {
+  /**
+   * YCSB's -s: completed operations, the rate of the last interval and, as YCSB's status thread
+   * prints them, each operation's latencies over that interval, every status.interval seconds and
+   * once more at the end.
+   */
+  private static Thread startStatus(AtomicLong done, long start, Properties props, Measurements measurements,
+      PrintStream err) {
     long intervalMs = (long) (1000 * Double.parseDouble(props.getProperty("status.interval", "10").trim()));
     Thread t = new Thread(() -> {
       SimpleDateFormat format = new SimpleDateFormat("yyyy-MM-dd HH:mm:ss:SSS", Locale.ROOT);
       long lastOps = 0;
       long lastNs = start;
-      while (true) {
+      boolean last = false;
+      while (!last) {
         try {
           Thread.sleep(intervalMs);
         } catch (InterruptedException e) {
-          return;
+          last = true; // the run is over: one last line for the part since the previous one, as YCSB's
         }
         long now = System.nanoTime();
         long ops = done.get();
-        err.printf(Locale.ROOT, "%s %d sec: %d operations; %.1f current ops/sec;%n", format.format(new Date()),
-            (now - start) / 1_000_000_000L, ops, (ops - lastOps) * 1e9 / (now - lastNs));
+        err.printf(Locale.ROOT, "%s %d sec: %d operations; %.1f current ops/sec; %s%n", format.format(new Date()),
+            (now - start) / 1_000_000_000L, ops, (ops - lastOps) * 1e9 / (now - lastNs), measurements.getSummary());
         lastOps = ops;
         lastNs = now;
       }

@@ -33,7 +33,12 @@ class InFlightClientTest {
   }
 
   private Run run(String phase, String workload, int threads, int inFlight, String... props) {
-    List<String> args = new ArrayList<>(List.of("-db", PancakeBinding.class.getName(), "-P",
+    return run(List.of(), phase, workload, threads, inFlight, props);
+  }
+
+  private Run run(List<String> flags, String phase, String workload, int threads, int inFlight, String... props) {
+    List<String> args = new ArrayList<>(flags);
+    args.addAll(List.of("-db", PancakeBinding.class.getName(), "-P",
         YcsbProcess.WORKLOADS.resolve(workload).toString(), "-threads", Integer.toString(threads),
         "-inflight", Integer.toString(inFlight), phase.equals("load") ? "-load" : "-t",
         "-p", "rocksdb.dir=" + dir.resolve("db"), "-p", "pancake.state.dir=" + dir.resolve("state"),
@@ -76,6 +81,18 @@ class InFlightClientTest {
         assertEquals(10, RecordCodec.decode(v.get()).size(), key);
       }
     }
+  }
+
+  @Test
+  void statusLines_giveTheIntervalsLatencies_asYcsbDoes_andALastLineAtTheEnd() {
+    assertEquals(0, run("load", "workloadc", 1, 16).rc());
+    Run c = run(List.of("-s"), "run", "workloadc", 1, 4, "operationcount=500", "status.interval=600");
+    assertEquals(0, c.rc(), c.toString());
+    // the run ends long before the first interval: only the last line is there, with every request
+    List<String> lines = c.err().lines().filter(l -> l.contains("current ops/sec")).toList();
+    assertEquals(1, lines.size(), c.err());
+    assertTrue(lines.get(0).contains(" 500 operations; "), lines.get(0));
+    assertTrue(lines.get(0).matches(".*\\[READ: Count=500, Max=\\d+, Min=\\d+, Avg=[0-9.]+, .*"), lines.get(0));
   }
 
   private static Properties ycsb(String k, String v) {
