@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -61,8 +62,12 @@ class CrashSafetyTest {
     Map<Integer, Long> acked = new HashMap<>();
     Random rnd = new Random(42);
     long totalAcks = 0;
+    // a killed JVM never deletes the RocksDB library it extracted into its temporary directory: give
+    // it the test's, which JUnit deletes, rather than the machine's /tmp (15 MB a kill)
+    Path childTmp = Files.createDirectories(dir.resolve("tmp-" + walSync));
     for (int round = 1; round <= rounds; round++) {
-      Process child = new ProcessBuilder(System.getProperty("java.home") + "/bin/java", "-cp",
+      Process child = new ProcessBuilder(System.getProperty("java.home") + "/bin/java",
+          "-Djava.io.tmpdir=" + childTmp, "-cp",
           System.getProperty("java.class.path"), KillWorker.class.getName(), state.toString(), rocks.toString(),
           Integer.toString(KEYS), Integer.toString(round), walSync)
           .redirectError(ProcessBuilder.Redirect.INHERIT).start();
