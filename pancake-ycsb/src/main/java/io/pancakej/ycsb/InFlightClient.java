@@ -180,18 +180,22 @@ public final class InFlightClient {
       return 1;
     }
     binding.setProperties(o.props());
+    AtomicLong done = new AtomicLong();
+    // the clock and the status lines start before the open, as YCSB's do (its client threads open
+    // their DB after its clock started), so both launchers count the open in the run
+    long start = System.nanoTime();
+    Thread status = o.status() ? startStatus(done, start, o.props(), measurements, err) : null;
     try {
       binding.init();
     } catch (DBException e) {
+      stop(status);
       err.println(e.getMessage());
       return 1;
     }
     err.printf(Locale.ROOT, "[inflight] %s phase: %d operations, %d threads x %d requests in flight%n",
         o.load() ? "load" : "run", operations, o.threads(), o.inFlight());
-    AtomicLong done = new AtomicLong();
     List<Thread> threads = new ArrayList<>();
     List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-    long start = System.nanoTime();
     for (int t = 0; t < o.threads(); t++) {
       long share = operations / o.threads() + (t < operations % o.threads() ? 1 : 0);
       Object state;
@@ -212,15 +216,11 @@ public final class InFlightClient {
       threads.add(thread);
       thread.start();
     }
-    Thread status = o.status() ? startStatus(done, start, o.props(), measurements, err) : null;
     for (Thread t : threads) {
       joinUninterruptibly(t);
     }
     long elapsedNs = System.nanoTime() - start;
-    if (status != null) {
-      status.interrupt();
-      joinUninterruptibly(status);
-    }
+    stop(status);
     try {
       binding.cleanup();
     } catch (DBException e) {
@@ -281,6 +281,14 @@ public final class InFlightClient {
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Stops the status thread, if any, after its last line. */
+  private static void stop(Thread status) {
+    if (status != null) {
+      status.interrupt();
+      joinUninterruptibly(status);
     }
   }
 
