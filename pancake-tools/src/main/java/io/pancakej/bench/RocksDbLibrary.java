@@ -43,7 +43,7 @@ public final class RocksDbLibrary {
    * {@link #jvmOptions(Path, List)} for the project the bin/ scripts name ({@code pancake.root});
    * nothing when this JVM was not started by them, so no directory a tool merely runs in is written.
    */
-  public static List<String> jvmOptions(List<String> jvmArgs) {
+  private static List<String> jvmOptions(List<String> jvmArgs) {
     String root = System.getProperty("pancake.root");
     return jvmOptions(root == null ? null : Path.of(root), jvmArgs);
   }
