@@ -82,8 +82,15 @@ class DefaultPathAuditTest {
     return audit.contains("verdict      no leakage detected") && audit.contains("timeline     0 chunk(s) with a popularity signal");
   }
 
-  /** Load then run pancake under {@code base}; asserts the load's audit and returns the run's. */
-  private String pancakeRun(Path base, Path distribution) throws Exception {
+  /** The audits of one pancake load and of the run after it. */
+  private record Audits(String load, String run) {
+    boolean pass() {
+      return load.contains("verdict      no leakage detected") && passes(run);
+    }
+  }
+
+  /** Load then run pancake under {@code base}; returns both transcripts' audits. */
+  private Audits pancakeRun(Path base, Path distribution) throws Exception {
     java.nio.file.Files.createDirectories(base);
     YcsbProcess.Result load = ycsb(base, "load", PancakeBinding.class.getName(), base.resolve("pancake-load.trace"));
     assertTrue(load.stderr().contains("[pancake] estimate: the workload: YCSB load phase")
@@ -93,9 +100,8 @@ class DefaultPathAuditTest {
     YcsbProcess.Result run = ycsb(base, "run", PancakeBinding.class.getName(), base.resolve("pancake-run.trace"));
     assertTrue(run.stderr().contains("[pancake] estimate: the workload: YCSB run phase, requestdistribution=zipfian"),
         run.toString());
-    String pancakeLoad = audit(base, "pancake", base.resolve("pancake-load.trace"), distribution);
-    assertTrue(pancakeLoad.contains("verdict      no leakage detected"), pancakeLoad);
-    return audit(base, "pancake", base.resolve("pancake-run.trace"), distribution);
+    return new Audits(audit(base, "pancake", base.resolve("pancake-load.trace"), distribution),
+        audit(base, "pancake", base.resolve("pancake-run.trace"), distribution));
   }
 
   /**
@@ -141,14 +147,18 @@ class DefaultPathAuditTest {
   void defaultZipfianRun_passesTheAuditForPancake_andFailsItForEncrypted() throws Exception {
     Path distribution = zipfianDistribution("workloadc.dist");
 
-    String pancake = pancakeRun(dir, distribution);
-    if (!passes(pancake)) {
-      // each run makes about a dozen tests at p < 0.001 (whole run, chunks, repeats): about 1 % of clean runs flag
-      // one by chance. A leak shows again in an independent run (the uniform-estimate bug was at p = 0
-      // in every chunk); chance does not, so a flag is judged on a second run in a fresh directory
-      System.out.println("--- the first run flagged a statistic; judging an independent second run");
-      pancake = pancakeRun(dir.resolve("again"), distribution);
+    Audits audits = pancakeRun(dir, distribution);
+    if (!audits.pass()) {
+      // each load and run makes about a dozen tests at p < 0.001 (whole transcript, chunks, repeats): about
+      // 1 % of clean pairs flag one by chance (CI once failed on the load's chi-square, p = 0.000173; 24
+      // fresh loads after it gave p 0.037-0.987). A leak shows again in an independent load and run (the
+      // uniform-estimate bug was at p = 0 in every chunk); chance does not, so a flag is judged on a
+      // second pair in a fresh directory
+      System.out.println("--- the first load or run flagged a statistic; judging an independent second pair");
+      audits = pancakeRun(dir.resolve("again"), distribution);
     }
+    assertTrue(audits.load().contains("verdict      no leakage detected"), audits.load());
+    String pancake = audits.run();
     assertTrue(pancake.contains("verdict      no leakage detected"), pancake);
     assertTrue(pancake.contains("timeline     0 chunk(s) with a popularity signal"), pancake);
     // the store is asked for its 2n replica labels and nothing else: the canary that every open
