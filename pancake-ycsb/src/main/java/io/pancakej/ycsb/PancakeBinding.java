@@ -50,12 +50,17 @@ public final class PancakeBinding extends KvClientBinding {
     return client;
   }
 
-  /** One line on what the clock sent: batches, requests per batch, ticks and late ticks. */
+  /**
+   * One line on what the clock sent: batches, requests per batch, ticks and late ticks; and the
+   * replica swaps made while open (a transition's swaps take batch slots from requests, so a run
+   * that made many was slower for a while).
+   */
   @Override
   protected void beforeClose(KvClient client) {
     var s = ((PancakeClient) client).stats();
     System.err.printf("[pancake] %d requests in %d batches (%.2f requests per batch), %d ticks (%d late),"
-        + " level at close %.0f batches/s%n", s.requests(), s.batches(),
-        s.batches() == 0 ? 0.0 : (double) s.requests() / s.batches(), s.ticks(), s.lateTicks(), s.batchesPerSecond());
+        + " level at close %.0f batches/s, %d replica swaps in %d transition(s)%n", s.requests(), s.batches(),
+        s.batches() == 0 ? 0.0 : (double) s.requests() / s.batches(), s.ticks(), s.lateTicks(), s.batchesPerSecond(),
+        s.swapsDone(), s.transitions());
   }
 }

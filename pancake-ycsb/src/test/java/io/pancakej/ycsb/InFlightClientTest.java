@@ -95,6 +95,30 @@ class InFlightClientTest {
     assertTrue(lines.get(0).matches(".*\\[READ: Count=500, Max=\\d+, Min=\\d+, Avg=[0-9.]+, .*"), lines.get(0));
   }
 
+  /** The binding's line at close (on the process's stderr) counts this run's requests, and the swaps made. */
+  @Test
+  void closeLine_countsTheRunsRequests_andTheReplicaSwapsMade() {
+    assertEquals(0, run("load", "workloadc", 1, 16).rc());
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    Run c;
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      // the load was smoothed for a zipfian run: a uniform one changes the plan, so replicas are swapped
+      c = run("run", "workloadc", 2, 4, "operationcount=700", "requestdistribution=uniform");
+    } finally {
+      System.setErr(stderr);
+    }
+    assertEquals(0, c.rc(), c.toString());
+    String text = captured.toString(StandardCharsets.UTF_8);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\[pancake\\] (\\d+) requests in (\\d+) batches \\(.*"
+        + " (\\d+) replica swaps in (\\d+) transition\\(s\\)").matcher(text);
+    assertTrue(m.find(), text);
+    assertEquals(700, Long.parseLong(m.group(1)), m.group());
+    assertTrue(Long.parseLong(m.group(2)) > 0, m.group());
+    assertTrue(Long.parseLong(m.group(3)) > 0 && Long.parseLong(m.group(4)) >= 1, text);
+  }
+
   private static Properties ycsb(String k, String v) {
     Properties p = new Properties();
     p.setProperty(k, v);
