@@ -191,6 +191,9 @@ public final class InFlightClient {
       stop(status);
       err.println(e.getMessage());
       return 1;
+    } catch (RuntimeException | Error e) {
+      stop(status); // no status line keeps printing after a failed open
+      throw e;
     }
     err.printf(Locale.ROOT, "[inflight] %s phase: %d operations, %d threads x %d requests in flight%n",
         o.load() ? "load" : "run", operations, o.threads(), o.inFlight());
