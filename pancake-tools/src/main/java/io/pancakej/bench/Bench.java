@@ -23,6 +23,7 @@ import java.util.stream.Stream;
 import io.pancakej.distribution.DistributionFile;
 import io.pancakej.testing.RedisServerFixture;
 import io.pancakej.ycsb.Bindings;
+import io.pancakej.ycsb.InFlightClient;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -54,6 +55,11 @@ public class Bench implements Callable<Integer> {
   long ops;
   @Option(names = "--threads", defaultValue = "8", description = "YCSB client threads (default ${DEFAULT-VALUE})")
   int threads;
+  @Option(names = "--inflight", defaultValue = "1", paramLabel = "<d>",
+      description = "requests each thread keeps in flight in the run phases, through the asynchronous API (as bin/ycsb "
+          + "run ... -inflight d); default ${DEFAULT-VALUE}: stock YCSB's client, one request at a time. Schemes "
+          + "whose asynchronous calls run on the calling thread (all but pancake) still send one at a time")
+  int inFlight;
   @Option(names = "--field-length", defaultValue = "100", description = "YCSB fieldlength; 10 fields make a record (default ${DEFAULT-VALUE})")
   int fieldLength;
   @Option(names = "--value-size", description = "pancake.value.size (padded value size); default: fits 10 fields of --field-length")
@@ -141,6 +147,10 @@ public class Bench implements Callable<Integer> {
       jvmOptions();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cli(), "--jvm-args: " + e.getMessage());
+    }
+    if (inFlight < 1 || inFlight > InFlightClient.MAX_IN_FLIGHT) {
+      throw new CommandLine.ParameterException(cli(), "--inflight must be between 1 and "
+          + InFlightClient.MAX_IN_FLIGHT + ", got " + inFlight);
     }
     if (repeat < 1) {
       throw new CommandLine.ParameterException(cli(), "--repeat must be at least 1, got " + repeat);
@@ -295,6 +305,7 @@ public class Bench implements Callable<Integer> {
   String describeSetup() {
     return String.format(Locale.ROOT, "store=%s records=%d operations=%d threads=%d fieldlength=%d value.size=%d",
         store, records, ops, threads, fieldLength, effectiveValueSize())
+        + (inFlight > 1 ? " inflight=" + inFlight : "")
         + (jvmOptions().isEmpty() ? "" : " jvm=" + String.join(" ", jvmOptions()));
   }
 
@@ -414,7 +425,8 @@ public class Bench implements Callable<Integer> {
     if (trace) {
       run.addAll(List.of("-p", "pancake.trace.file=" + dir.resolve("run.trace")));
     }
-    log.printf(Locale.ROOT, "bench: %s: run %d operations on %d threads...%n", tag, ops, threads);
+    log.printf(Locale.ROOT, "bench: %s: run %d operations on %d threads%s...%n", tag, ops, threads,
+        inFlight > 1 ? " x " + inFlight + " in flight" : "");
     t0 = System.nanoTime();
     ycsb("-t", scheme, run, dir.resolve("run.txt"), tag);
     Row row = parse(scheme, w, variant, dir, loadSeconds);
@@ -427,9 +439,7 @@ public class Bench implements Callable<Integer> {
       throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.addAll(RocksDbLibrary.withLibrary(jvmOptions()));
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "site.ycsb.Client", phase, "-db",
-        BINDINGS.get(scheme)));
-    cmd.addAll(args);
+    cmd.addAll(ycsbArguments(phase, scheme, args));
     Path err = output.resolveSibling(output.getFileName().toString().replace(".txt", ".err"));
     Process p = new ProcessBuilder(cmd).directory(root.toFile())
         .redirectOutput(output.toFile()).start();
@@ -457,6 +467,22 @@ public class Bench implements Callable<Integer> {
       }
       throw new IllegalStateException(tag + ": YCSB " + phase + " exited with " + rc + "; see " + err);
     }
+  }
+
+  /**
+   * The YCSB JVM's arguments after its options: stock YCSB's client, or {@link InFlightClient} for a
+   * run phase with {@code --inflight} above 1 (a load stays stock, so every scheme's data is loaded
+   * the same way).
+   */
+  List<String> ycsbArguments(String phase, String scheme, List<String> args) {
+    boolean asynchronous = inFlight > 1 && phase.equals("-t");
+    List<String> cmd = new ArrayList<>(List.of("-cp", System.getProperty("java.class.path"),
+        asynchronous ? InFlightClient.class.getName() : "site.ycsb.Client", phase, "-db", BINDINGS.get(scheme)));
+    cmd.addAll(args);
+    if (asynchronous) {
+      cmd.addAll(List.of(InFlightClient.IN_FLIGHT_OPTION, String.valueOf(inFlight)));
+    }
+    return cmd;
   }
 
   private static final Pattern METRIC = Pattern.compile("^\\[([A-Z_-]+)\\], ([^,]+), (.+)$");

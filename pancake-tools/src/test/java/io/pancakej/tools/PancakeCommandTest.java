@@ -184,4 +184,34 @@ class PancakeCommandTest {
     assertTrue(r.out().lines().anyMatch(l -> l.startsWith("insecure   c ") && l.contains(" 1.000 ")), r.toString());
     assertTrue(r.err().contains("bench: [1/1] workload C, insecure: load 20 records..."), "progress\n" + r);
   }
+
+  @Test
+  void bench_withInFlight_runsThePancakeRunThroughTheAsynchronousApi(@TempDir Path root) throws Exception {
+    Path workloads = Files.createDirectories(root.resolve("workloads"));
+    Files.copy(Path.of(System.getProperty("user.dir")).resolveSibling("workloads").resolve("workloadc"),
+        workloads.resolve("workloadc"));
+    Path work = root.resolve("work");
+    String old = System.getProperty("pancake.root");
+    System.setProperty("pancake.root", root.toString());
+    Cli.Run r;
+    try {
+      r = Cli.run("bench", "--schemes", "pancake", "--workloads", "c", "--records", "20", "--ops", "60",
+          "--threads", "1", "--inflight", "2", "--work", work.toString());
+    } finally {
+      if (old == null) {
+        System.clearProperty("pancake.root");
+      } else {
+        System.setProperty("pancake.root", old);
+      }
+    }
+    assertEquals(0, r.exitCode(), r.toString());
+    assertTrue(r.err().contains("bench: [1/1] workload C, pancake: run 60 operations on 1 threads x 2 in flight..."),
+        r.toString());
+    String runErr = Files.readString(work.resolve("pancake-c/run.err"));
+    assertTrue(runErr.contains("[inflight] run phase: 60 operations, 1 threads x 2 requests in flight"), runErr);
+    assertFalse(Files.readString(work.resolve("pancake-c/load.err")).contains("[inflight]"), "the load is stock");
+    String table = Files.readString(root.resolve("target/bench/results.md"));
+    assertTrue(table.contains(" threads=1 ") && table.contains(" inflight=2`"), table);
+    assertTrue(table.lines().anyMatch(l -> l.startsWith("| pancake | C | ")), table);
+  }
 }
