@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -86,8 +87,9 @@ public class Bench implements Callable<Integer> {
   boolean trace;
   @Option(names = "--repeat", defaultValue = "1",
       description = "run the main comparison N times (default ${DEFAULT-VALUE}); with N > 1 each run's table goes to "
-          + "<out>/repeat-<i>/, repeats.md lists every run's ratio to insecure and their median, and results.md "
-          + "holds, per scheme and workload, the run with the median throughput")
+          + "<out>/repeat-<i>/ and its YCSB outputs to <work>/repeat-<i>/, repeats.md lists every run's ratio to "
+          + "insecure and their median, and results.md holds, per scheme and workload, the run with the median "
+          + "throughput")
   int repeat;
   @Option(names = "--no-main", description = "skip the main comparison (only --sensitivity)")
   boolean noMain;
@@ -118,11 +120,21 @@ public class Bench implements Callable<Integer> {
 
   /**
    * One YCSB load+run pair's figures. {@code warmThroughput} is the run's ops/s after its first
-   * {@value Warm#SECONDS} seconds (NaN for a shorter run): {@link Warm}.
+   * {@value Warm#SECONDS} seconds, {@code warmLatency} its requests' average latency (us) there (NaN
+   * for a shorter run): {@link Warm}.
    */
   record Row(String scheme, String workload, String variant, double throughput, double readAvg, double readP99,
       double updateAvg, double updateP99, long errors, double roundTripsPerOp, double keysPerOp,
-      double bytesPerOp, long storageEntries, long storageBytes, double loadSeconds, double warmThroughput) {
+      double bytesPerOp, long storageEntries, long storageBytes, double loadSeconds, double warmThroughput,
+      double warmLatency) {
+
+    /** The figures of a table that has no warm latency column. */
+    Row(String scheme, String workload, String variant, double throughput, double readAvg, double readP99,
+        double updateAvg, double updateP99, long errors, double roundTripsPerOp, double keysPerOp,
+        double bytesPerOp, long storageEntries, long storageBytes, double loadSeconds, double warmThroughput) {
+      this(scheme, workload, variant, throughput, readAvg, readP99, updateAvg, updateP99, errors, roundTripsPerOp,
+          keysPerOp, bytesPerOp, storageEntries, storageBytes, loadSeconds, warmThroughput, Double.NaN);
+    }
 
     /** The figures of a table that has no warm column. */
     Row(String scheme, String workload, String variant, double throughput, double readAvg, double readP99,
@@ -178,6 +190,7 @@ public class Bench implements Callable<Integer> {
           }
           runs.add(mainComparison());
           if (repeat > 1) {
+            keepOutputs(work.resolve("repeat-" + i));
             Path dir = out.resolve("repeat-" + i);
             Files.createDirectories(dir);
             Report.write(dir, runs.get(i - 1), describeSetup(), provenance);
@@ -262,7 +275,8 @@ public class Bench implements Callable<Integer> {
       String[] c = line.split(",");
       rows.add(new Row(c[0], c[1], "", num(c[2]), num(c[4]), num(c[5]), num(c[6]), num(c[7]), Long.parseLong(c[8]),
           num(c[9]), num(c[10]), num(c[11]), Long.parseLong(c[12]), Long.parseLong(c[13]), num(c[14]),
-          c.length > 15 ? num(c[15]) : Double.NaN)); // tables before the warm column have 15 columns
+          // tables before the warm columns have 15 columns, before the warm latency 16
+          c.length > 15 ? num(c[15]) : Double.NaN, c.length > 16 ? num(c[16]) : Double.NaN));
     }
     Report.writeCharts(out, Report.asPublished(rows, md), setup, provenance);
   }
@@ -352,6 +366,24 @@ public class Bench implements Callable<Integer> {
     return rows;
   }
 
+  /**
+   * Copies the main comparison's YCSB outputs and counts (not its stores and states) to {@code to}, one
+   * directory per scheme and workload, before the next repetition's loads replace them.
+   */
+  private void keepOutputs(Path to) throws IOException {
+    for (String w : workloads) {
+      for (String s : schemes) {
+        Path dir = work.resolve(s + "-" + w);
+        Path kept = Files.createDirectories(to.resolve(s + "-" + w));
+        for (String name : List.of("load.txt", "load.err", "load.stats", "run.txt", "run.err", "run.stats")) {
+          if (Files.exists(dir.resolve(name))) {
+            Files.copy(dir.resolve(name), kept.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+          }
+        }
+      }
+    }
+  }
+
   private List<Row> batchSensitivity() throws IOException, InterruptedException {
     List<Row> rows = new ArrayList<>();
     for (String w : workloads) {
@@ -430,8 +462,9 @@ public class Bench implements Callable<Integer> {
     t0 = System.nanoTime();
     ycsb("-t", scheme, run, dir.resolve("run.txt"), tag);
     Row row = parse(scheme, w, variant, dir, loadSeconds);
-    log.printf(Locale.ROOT, "bench: %s: %.0f ops/s, %s after the first %d s (%.0f s)%n", tag, row.throughput(),
-        Report.f(row.warmThroughput(), 0), Warm.SECONDS, (System.nanoTime() - t0) / 1e9);
+    log.printf(Locale.ROOT, "bench: %s: %.0f ops/s, %s after the first %d s at %s us on average (%.0f s)%n", tag,
+        row.throughput(), Report.f(row.warmThroughput(), 0), Warm.SECONDS, Report.f(row.warmLatency(), 0),
+        (System.nanoTime() - t0) / 1e9);
     return row;
   }
 
@@ -508,6 +541,7 @@ public class Bench implements Callable<Integer> {
       }
     }
     double opsDone = num(stats.getProperty("ycsbOperations"));
+    List<String> warm = Files.exists(dir.resolve("run.err")) ? Files.readAllLines(dir.resolve("run.err")) : List.of();
     return new Row(scheme, w, variant, num(m.get("OVERALL/Throughput(ops/sec)")),
         num(m.get("READ/AverageLatency(us)")), num(m.get("READ/99thPercentileLatency(us)")),
         num(m.get("UPDATE/AverageLatency(us)")), num(m.get("UPDATE/99thPercentileLatency(us)")), errors,
@@ -515,7 +549,7 @@ public class Bench implements Callable<Integer> {
         per2(stats, "keysRead", "keysWritten", opsDone),
         per2(stats, "bytesRead", "bytesWritten", opsDone),
         (long) num(stats.getProperty("storageEntries")), (long) num(stats.getProperty("storageBytes")), loadSeconds,
-        Files.exists(dir.resolve("run.err")) ? Warm.throughput(Files.readAllLines(dir.resolve("run.err"))) : Double.NaN);
+        warm.isEmpty() ? Double.NaN : Warm.throughput(warm), warm.isEmpty() ? Double.NaN : Warm.latency(warm));
   }
 
   private static double num(String s) {

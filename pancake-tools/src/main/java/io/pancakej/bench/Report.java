@@ -30,23 +30,25 @@ final class Report {
     }
     StringBuilder csv = new StringBuilder("scheme,workload,throughput_ops_s,ratio_to_insecure,read_avg_us,read_p99_us,"
         + "update_avg_us,update_p99_us,errors,server_round_trips_per_op,server_keys_per_op,server_bytes_per_op,"
-        + "storage_entries,storage_bytes,load_seconds,warm_ops_s\n");
+        + "storage_entries,storage_bytes,load_seconds,warm_ops_s,warm_avg_latency_us\n");
     StringBuilder md = new StringBuilder("<!-- written by bin/bench; " + provenance.line() + " -->\n`" + setup + "`\n\n"
         + "| scheme | workload | ops/s | x insecure | read avg us | read p99 us | update avg us | update p99 us "
         + "| errors | server round trips/op | server keys/op | server KB/op | storage entries | storage MB "
-        + "| ops/s after " + Warm.SECONDS + " s |\n"
-        + "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        + "| ops/s after " + Warm.SECONDS + " s | avg latency after " + Warm.SECONDS + " s us |\n"
+        + "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
     for (Bench.Row r : rows) {
       double ratio = base.containsKey(r.workload()) ? r.throughput() / base.get(r.workload()) : Double.NaN;
       csv.append(String.join(",", r.scheme(), r.workload(), f(r.throughput(), 1), f(ratio, 4), f(r.readAvg(), 1),
           f(r.readP99(), 0), f(r.updateAvg(), 1), f(r.updateP99(), 0), String.valueOf(r.errors()),
           f(r.roundTripsPerOp(), 3), f(r.keysPerOp(), 3), f(r.bytesPerOp(), 0), String.valueOf(r.storageEntries()),
-          String.valueOf(r.storageBytes()), f(r.loadSeconds(), 1), f(r.warmThroughput(), 1))).append('\n');
-      md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %d | %s | %s |%n",
+          String.valueOf(r.storageBytes()), f(r.loadSeconds(), 1), f(r.warmThroughput(), 1), f(r.warmLatency(), 1)))
+          .append('\n');
+      md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %d | %s | %s | %s |%n",
           r.scheme(), r.workload().toUpperCase(Locale.ROOT), f(r.throughput(), 0), f(ratio, 3), f(r.readAvg(), 0),
           f(r.readP99(), 0), f(r.updateAvg(), 0), f(r.updateP99(), 0), r.errors(), f(r.roundTripsPerOp(), 2),
           f(r.keysPerOp(), 2), f(r.bytesPerOp() / 1024, 2), r.storageEntries(),
-          r.storageBytes() < 0 ? "-" : f(r.storageBytes() / 1048576.0, 1), f(r.warmThroughput(), 0)));
+          r.storageBytes() < 0 ? "-" : f(r.storageBytes() / 1048576.0, 1), f(r.warmThroughput(), 0),
+          f(r.warmLatency(), 0)));
     }
     Files.writeString(out.resolve("results.csv"), csv);
     Files.writeString(out.resolve("results.md"), md);
@@ -80,7 +82,7 @@ final class Report {
       out.add(new Bench.Row(r.scheme(), r.workload(), r.variant(), cell(c[3], r.throughput()), cell(c[5], r.readAvg()),
           cell(c[6], r.readP99()), cell(c[7], r.updateAvg()), cell(c[8], r.updateP99()), r.errors(),
           r.roundTripsPerOp(), r.keysPerOp(), r.bytesPerOp(), r.storageEntries(), r.storageBytes(), r.loadSeconds(),
-          r.warmThroughput()));
+          r.warmThroughput(), r.warmLatency()));
     }
     return out;
   }

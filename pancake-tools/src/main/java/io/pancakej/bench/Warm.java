@@ -4,16 +4,18 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A run's throughput once warm: the operations YCSB's status lines count after the first
- * {@value #SECONDS} seconds, over the time they took. The JVM's start, the open and the JIT's
- * warm-up fall in those seconds, so this is the figure to set beside a number measured after a
- * warm-up (the C++ reference's, issue #19: 15 s of warm-up, then 20 s measured). Whole-run ops/s
- * stays the table's main figure.
+ * A run's figures once warm, from YCSB's status lines after the first {@value #SECONDS} seconds: the
+ * operations counted over the time they took, and their average latency. The JVM's start, the open
+ * and the JIT's warm-up fall in those seconds, so these are the figures to set beside ones measured
+ * after a warm-up (the C++ reference's, issue #19: 15 s of warm-up, then 20 s measured). Whole-run
+ * figures stay the table's main ones.
  */
 final class Warm {
   /** Seconds of the run left out. */
@@ -23,43 +25,91 @@ final class Warm {
   private static final Pattern STATUS =
       Pattern.compile("^(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}:\\d{3}) (\\d+) sec: (\\d+) operations;");
   private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss:SSS");
+  /**
+   * One operation's latencies over a status line's interval, as YCSB's status thread prints them
+   * ({@code [READ: Count=n, Max=.., Min=.., Avg=a, ...]}).
+   */
+  private static final Pattern INTERVAL = Pattern.compile("\\[([A-Z-]+): Count=(\\d+), Max=\\d+, Min=\\d+, Avg=([0-9.]+)");
+  /** The operations a request is: READ-MODIFY-WRITE times a READ and an UPDATE counted on their own too. */
+  private static final Set<String> REQUESTS = Set.of("READ", "UPDATE", "INSERT", "DELETE", "SCAN",
+      "READ-FAILED", "UPDATE-FAILED", "INSERT-FAILED", "DELETE-FAILED", "SCAN-FAILED");
 
   private Warm() {}
 
-  /**
-   * Ops/s between the first status line that counts at least {@value #SECONDS} s of the run (YCSB's
-   * own count, which starts with the run) and the last, timed by their stamps (the count is in whole
-   * seconds); NaN unless at least {@value #SECONDS} s lie between those two (a short run, or no
-   * status lines: YCSB's {@code -s} was not given).
-   */
-  static double throughput(List<String> lines) {
-    LocalDateTime from = null;
-    long fromOps = 0;
-    LocalDateTime last = null;
-    long lastOps = 0;
+  /** A status line: its stamp, YCSB's whole-second count, the operations done, the rest of the line. */
+  private record Status(LocalDateTime at, long second, long ops, String rest) {}
+
+  private static List<Status> statusLines(List<String> lines) {
+    List<Status> out = new ArrayList<>();
     for (String line : lines) {
       Matcher m = STATUS.matcher(line);
       if (!m.find()) {
         continue;
       }
-      LocalDateTime at;
       try {
-        at = LocalDateTime.parse(m.group(1), STAMP);
+        out.add(new Status(LocalDateTime.parse(m.group(1), STAMP), Long.parseLong(m.group(2)),
+            Long.parseLong(m.group(3)), line.substring(m.end())));
       } catch (DateTimeParseException e) {
-        continue;
+        // not a status line after all
       }
-      long ops = Long.parseLong(m.group(3));
-      if (from == null && Long.parseLong(m.group(2)) >= SECONDS) {
-        from = at;
-        fromOps = ops;
-      }
-      last = at;
-      lastOps = ops;
     }
-    if (from == null) {
+    return out;
+  }
+
+  /**
+   * The index of the first status line that counts at least {@value #SECONDS} s of the run (YCSB's
+   * own count, which starts with the run), or -1 unless at least {@value #SECONDS} s of stamps lie
+   * between it and the last line (a short run, or no status lines: YCSB's {@code -s} was not given).
+   */
+  private static int warmFrom(List<Status> s) {
+    for (int i = 0; i < s.size(); i++) {
+      if (s.get(i).second() >= SECONDS) {
+        long millis = ChronoUnit.MILLIS.between(s.get(i).at(), s.get(s.size() - 1).at());
+        return millis < SECONDS * 1000L ? -1 : i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Ops/s between the first status line that counts at least {@value #SECONDS} s of the run and the
+   * last, timed by their stamps (the count is in whole seconds); NaN when {@link #warmFrom} finds no
+   * such stretch.
+   */
+  static double throughput(List<String> lines) {
+    List<Status> s = statusLines(lines);
+    int from = warmFrom(s);
+    if (from < 0) {
       return Double.NaN;
     }
-    long millis = ChronoUnit.MILLIS.between(from, last);
-    return millis < SECONDS * 1000L ? Double.NaN : (lastOps - fromOps) * 1000.0 / millis;
+    Status first = s.get(from);
+    Status last = s.get(s.size() - 1);
+    return (last.ops() - first.ops()) * 1000.0 / ChronoUnit.MILLIS.between(first.at(), last.at());
+  }
+
+  /**
+   * The average latency in microseconds of the requests the same stretch's status lines report (each
+   * line gives its interval's count and average per operation), weighted by their counts; NaN when
+   * there is no such stretch or its lines give no latencies.
+   */
+  static double latency(List<String> lines) {
+    List<Status> s = statusLines(lines);
+    int from = warmFrom(s);
+    if (from < 0) {
+      return Double.NaN;
+    }
+    double sum = 0;
+    long count = 0;
+    for (Status line : s.subList(from + 1, s.size())) {
+      Matcher m = INTERVAL.matcher(line.rest());
+      while (m.find()) {
+        if (REQUESTS.contains(m.group(1))) {
+          long n = Long.parseLong(m.group(2));
+          sum += n * Double.parseDouble(m.group(3));
+          count += n;
+        }
+      }
+    }
+    return count == 0 ? Double.NaN : sum / count;
   }
 }

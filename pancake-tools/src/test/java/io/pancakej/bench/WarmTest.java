@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A run's throughput after its first 20 seconds, from YCSB's status lines, and where it is published. */
+/** A run's throughput and latency after its first 20 seconds, from YCSB's status lines, and where they are published. */
 class WarmTest {
   /** A status line as YCSB 0.17 prints it, {@code millis} after 2026-11-27 05:00:00.000. */
   private static String status(long millis, long ops) {
@@ -49,26 +49,57 @@ class WarmTest {
 
   @Test
   void benchTables_carryTheWarmColumn_andAnOlderTableReplotsWithout(@TempDir Path out) throws Exception {
-    Bench.Row insecure = new Bench.Row("insecure", "a", "", 30_000, 1, 2, 3, 4, 0, 1, 1, 1000, 10, 100, 1, 31_000);
+    Bench.Row insecure = new Bench.Row("insecure", "a", "", 30_000, 1, 2, 3, 4, 0, 1, 1, 1000, 10, 100, 1, 31_000, 250.4);
     Bench.Row pancake = new Bench.Row("pancake", "a", "", 18_000, 1, 2, 3, 4, 0, 1, 1, 1000, 10, 100, 1, Double.NaN);
     Report.write(out, List.of(insecure, pancake), "setup", new Charts.Provenance("2 vCPUs", "2026-11-27"));
     List<String> csv = Files.readAllLines(out.resolve("results.csv"));
-    assertTrue(csv.get(0).endsWith(",load_seconds,warm_ops_s"), csv.get(0));
-    assertTrue(csv.get(1).endsWith(",31000.0"), csv.get(1));
-    assertTrue(csv.get(2).endsWith(",-"), csv.get(2));
+    assertTrue(csv.get(0).endsWith(",load_seconds,warm_ops_s,warm_avg_latency_us"), csv.get(0));
+    assertTrue(csv.get(1).endsWith(",31000.0,250.4"), csv.get(1));
+    assertTrue(csv.get(2).endsWith(",-,-"), csv.get(2));
     List<String> md = Files.readAllLines(out.resolve("results.md"));
-    assertTrue(md.get(3).endsWith("| ops/s after 20 s |"), md.get(3));
-    assertTrue(md.get(5).endsWith("| 31000 |"), md.get(5));
-    assertTrue(md.get(6).endsWith("| - |"), md.get(6));
+    assertTrue(md.get(3).endsWith("| ops/s after 20 s | avg latency after 20 s us |"), md.get(3));
+    assertTrue(md.get(5).endsWith("| 31000 | 250 |"), md.get(5));
+    assertTrue(md.get(6).endsWith("| - | - |"), md.get(6));
 
-    // a table written before the warm column: 15 columns in the CSV, 14 in the table
-    List<String> older = new ArrayList<>();
-    for (String line : csv) {
-      older.add(line.substring(0, line.lastIndexOf(',')));
+    // tables written before the warm latency column (16 columns in the CSV), and before the warm
+    // throughput column too (15)
+    for (int cut = 1; cut <= 2; cut++) {
+      List<String> older = new ArrayList<>();
+      for (String line : csv) {
+        String l = line;
+        for (int i = 0; i < cut; i++) {
+          l = l.substring(0, l.lastIndexOf(','));
+        }
+        older.add(l);
+      }
+      Files.write(out.resolve("results.csv"), older);
+      Files.delete(out.resolve("throughput.png"));
+      assertEquals(0, new picocli.CommandLine(new Bench()).execute("--replot", "--out", out.toString()), "cut " + cut);
+      assertTrue(Files.exists(out.resolve("throughput.png")), "cut " + cut);
     }
-    Files.write(out.resolve("results.csv"), older);
-    Files.delete(out.resolve("throughput.png"));
-    assertEquals(0, new picocli.CommandLine(new Bench()).execute("--replot", "--out", out.toString()));
-    assertTrue(Files.exists(out.resolve("throughput.png")));
+  }
+
+  /** A status line with its interval's latencies, as YCSB 0.17's status thread prints them. */
+  private static String status(long millis, long ops, String latencies) {
+    return status(millis, ops).replace("[READ: Count=1]", latencies);
+  }
+
+  @Test
+  void latency_isTheWarmIntervalsAverage_weightedByTheirCounts() {
+    List<String> lines = List.of(
+        status(0, 0, ""),
+        status(10_000, 1_000, "[READ: Count=1000, Max=90000, Min=10, Avg=9000.0, 90=1, 99=1, 99.9=1, 99.99=1]"),
+        status(20_100, 2_000, "[READ: Count=1000, Max=90000, Min=10, Avg=8000.0, 90=1, 99=1, 99.9=1, 99.99=1]"),
+        // warm from here: 300 requests at 500 and 100 at 900 us, then 400 at 600 us
+        status(30_100, 2_400, "[READ: Count=300, Max=1000, Min=10, Avg=500.0, 90=1, 99=1, 99.9=1, 99.99=1] "
+            + "[CLEANUP: Count=0, Max=0, Min=0, Avg=99999.0, 90=1, 99=1, 99.9=1, 99.99=1] "
+            + "[UPDATE: Count=100, Max=1000, Min=10, Avg=900.0, 90=1, 99=1, 99.9=1, 99.99=1]"),
+        status(40_100, 2_800, "[READ-MODIFY-WRITE: Count=50, Max=1, Min=1, Avg=99999.0, 90=1, 99=1, 99.9=1, 99.99=1] "
+            + "[UPDATE-FAILED: Count=400, Max=1000, Min=10, Avg=600.0, 90=1, 99=1, 99.9=1, 99.99=1]"));
+    assertEquals((300 * 500.0 + 100 * 900 + 400 * 600) / 800, Warm.latency(lines), 1e-9);
+    assertEquals(40.0, Warm.throughput(lines), 1e-9);
+    assertTrue(Double.isNaN(Warm.latency(lines.subList(0, 4))), "10 s after the warm-up: too short");
+    assertTrue(Double.isNaN(Warm.latency(List.of(status(0, 0), status(20_000, 0), status(40_000, 20)))),
+        "status lines without latencies");
   }
 }

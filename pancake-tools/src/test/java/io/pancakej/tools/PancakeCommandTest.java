@@ -186,7 +186,8 @@ class PancakeCommandTest {
   }
 
   @Test
-  void bench_withInFlight_runsThePancakeRunThroughTheAsynchronousApi(@TempDir Path root) throws Exception {
+  void bench_withInFlight_runsThePancakeRunThroughTheAsynchronousApi_andKeepsEachRepetitionsOutputs(@TempDir Path root)
+      throws Exception {
     Path workloads = Files.createDirectories(root.resolve("workloads"));
     Files.copy(Path.of(System.getProperty("user.dir")).resolveSibling("workloads").resolve("workloadc"),
         workloads.resolve("workloadc"));
@@ -196,7 +197,7 @@ class PancakeCommandTest {
     Cli.Run r;
     try {
       r = Cli.run("bench", "--schemes", "pancake", "--workloads", "c", "--records", "20", "--ops", "60",
-          "--threads", "1", "--inflight", "2", "--work", work.toString());
+          "--threads", "1", "--inflight", "2", "--repeat", "2", "--work", work.toString());
     } finally {
       if (old == null) {
         System.clearProperty("pancake.root");
@@ -207,11 +208,15 @@ class PancakeCommandTest {
     assertEquals(0, r.exitCode(), r.toString());
     assertTrue(r.err().contains("bench: [1/1] workload C, pancake: run 60 operations on 1 threads x 2 in flight..."),
         r.toString());
-    String runErr = Files.readString(work.resolve("pancake-c/run.err"));
-    assertTrue(runErr.contains("[inflight] run phase: 60 operations, 1 threads x 2 requests in flight"), runErr);
-    assertFalse(Files.readString(work.resolve("pancake-c/load.err")).contains("[inflight]"), "the load is stock");
+    for (String kept : List.of("repeat-1/pancake-c", "repeat-2/pancake-c")) {
+      String runErr = Files.readString(work.resolve(kept).resolve("run.err"));
+      assertTrue(runErr.contains("[inflight] run phase: 60 operations, 1 threads x 2 requests in flight"), runErr);
+      assertTrue(Files.readString(work.resolve(kept).resolve("run.txt")).contains("[OVERALL], Throughput(ops/sec)"),
+          kept);
+      assertFalse(Files.readString(work.resolve(kept).resolve("load.err")).contains("[inflight]"), "the load is stock");
+    }
     String table = Files.readString(root.resolve("target/bench/results.md"));
-    assertTrue(table.contains(" threads=1 ") && table.contains(" inflight=2`"), table);
+    assertTrue(table.contains(" threads=1 ") && table.contains(" inflight=2 (median run of 2)`"), table);
     assertTrue(table.lines().anyMatch(l -> l.startsWith("| pancake | C | ")), table);
   }
 }
