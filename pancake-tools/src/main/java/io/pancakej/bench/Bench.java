@@ -32,7 +32,8 @@ import redis.clients.jedis.Jedis;
 
 /**
  * {@code bin/bench}: the paper's evaluation in one command. For every workload and scheme it runs
- * stock YCSB's load and run phases in child JVMs (fresh data per pair), with server-side counts
+ * stock YCSB's load and run phases in child JVMs (fresh data per pair; with {@code --inflight} the run
+ * phases through {@link InFlightClient}), with server-side counts
  * ({@code pancake.stats.file}), and writes {@code results.md}, {@code results.csv} and PNG charts
  * to {@code --out}. PANCAKE is warm-started with the workload's true key distribution
  * ({@code bin/distribution}). {@code --trace} also records each run phase's transcript and audits
@@ -57,9 +58,10 @@ public class Bench implements Callable<Integer> {
   @Option(names = "--threads", defaultValue = "8", description = "YCSB client threads (default ${DEFAULT-VALUE})")
   int threads;
   @Option(names = "--inflight", defaultValue = "1", paramLabel = "<d>",
-      description = "requests each thread keeps in flight in the run phases, through the asynchronous API (as bin/ycsb "
-          + "run ... -inflight d); default ${DEFAULT-VALUE}: stock YCSB's client, one request at a time. Schemes "
-          + "whose asynchronous calls run on the calling thread (all but pancake) still send one at a time")
+      description = "run phases through the asynchronous API, each thread sending d requests at once and waiting "
+          + "for all of them (as bin/ycsb run ... -inflight d; no -target, dataintegrity or scans); default "
+          + "${DEFAULT-VALUE}: stock YCSB's client, one request at a time. Schemes whose asynchronous calls run on "
+          + "the calling thread (all but pancake) still send one at a time")
   int inFlight;
   @Option(names = "--field-length", defaultValue = "100", description = "YCSB fieldlength; 10 fields make a record (default ${DEFAULT-VALUE})")
   int fieldLength;

@@ -90,13 +90,15 @@ class WarmTest {
         status(0, 0, ""),
         status(10_000, 1_000, "[READ: Count=1000, Max=90000, Min=10, Avg=9000.0, 90=1, 99=1, 99.9=1, 99.99=1]"),
         status(20_100, 2_000, "[READ: Count=1000, Max=90000, Min=10, Avg=8000.0, 90=1, 99=1, 99.9=1, 99.99=1]"),
-        // warm from here: 300 requests at 500 and 100 at 900 us, then 400 at 600 us
+        // warm from here: 300 requests at 500 and 100 at 900 us, then 300 at 600 and 100 at 700 us
         status(30_100, 2_400, "[READ: Count=300, Max=1000, Min=10, Avg=500.0, 90=1, 99=1, 99.9=1, 99.99=1] "
-            + "[CLEANUP: Count=0, Max=0, Min=0, Avg=99999.0, 90=1, 99=1, 99.9=1, 99.99=1] "
+            + "[CLEANUP: Count=8, Max=9000, Min=10, Avg=4012.88, 90=1, 99=1, 99.9=1, 99.99=1] "
+            + "[SCAN-FAILED: Count=70, Max=9, Min=1, Avg=2.5, 90=1, 99=1, 99.9=1, 99.99=1] "
             + "[UPDATE: Count=100, Max=1000, Min=10, Avg=900.0, 90=1, 99=1, 99.9=1, 99.99=1]"),
         status(40_100, 2_800, "[READ-MODIFY-WRITE: Count=50, Max=1, Min=1, Avg=99999.0, 90=1, 99=1, 99.9=1, 99.99=1] "
-            + "[UPDATE-FAILED: Count=400, Max=1000, Min=10, Avg=600.0, 90=1, 99=1, 99.9=1, 99.99=1]"));
-    assertEquals((300 * 500.0 + 100 * 900 + 400 * 600) / 800, Warm.latency(lines), 1e-9);
+            + "[UPDATE-FAILED: Count=300, Max=1000, Min=10, Avg=600.0, 90=1, 99=1, 99.9=1, 99.99=1] "
+            + "[READ-NOT_FOUND: Count=100, Max=1000, Min=10, Avg=700.0, 90=1, 99=1, 99.9=1, 99.99=1]"));
+    assertEquals((300 * 500.0 + 100 * 900 + 300 * 600 + 100 * 700) / 800, Warm.latency(lines), 1e-9);
     assertEquals(40.0, Warm.throughput(lines), 1e-9);
     assertTrue(Double.isNaN(Warm.latency(lines.subList(0, 4))), "10 s after the warm-up: too short");
     assertTrue(Double.isNaN(Warm.latency(List.of(status(0, 0), status(20_000, 0), status(40_000, 20)))),

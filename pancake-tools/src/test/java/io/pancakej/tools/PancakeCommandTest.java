@@ -215,6 +215,8 @@ class PancakeCommandTest {
           kept);
       assertFalse(Files.readString(work.resolve(kept).resolve("load.err")).contains("[inflight]"), "the load is stock");
     }
+    assertFalse(Files.readString(work.resolve("repeat-1/pancake-c/run.err"))
+        .equals(Files.readString(work.resolve("repeat-2/pancake-c/run.err"))), "each repetition's own outputs");
     String table = Files.readString(root.resolve("target/bench/results.md"));
     assertTrue(table.contains(" threads=1 ") && table.contains(" inflight=2 (median run of 2)`"), table);
     assertTrue(table.lines().anyMatch(l -> l.startsWith("| pancake | C | ")), table);
