@@ -160,22 +160,8 @@ class PancakeCommandTest {
 
   @Test
   void compare_printsOneTable_andWritesToTheScratchDirectory_whenNoOutIsGiven(@TempDir Path root) throws Exception {
-    Path workloads = Files.createDirectories(root.resolve("workloads"));
-    Files.copy(Path.of(System.getProperty("user.dir")).resolveSibling("workloads").resolve("workloadc"),
-        workloads.resolve("workloadc"));
-    String old = System.getProperty("pancake.root");
-    System.setProperty("pancake.root", root.toString());
-    Cli.Run r;
-    try {
-      r = Cli.run("compare", "--schemes", "insecure", "--workloads", "c", "--records", "20", "--ops", "40",
-          "--threads", "1", "--work", root.resolve("work").toString());
-    } finally {
-      if (old == null) {
-        System.clearProperty("pancake.root");
-      } else {
-        System.setProperty("pancake.root", old);
-      }
-    }
+    Cli.Run r = runInProject(root, "compare", "--schemes", "insecure", "--workloads", "c", "--records", "20", "--ops",
+        "40", "--threads", "1", "--work", root.resolve("work").toString());
     assertEquals(0, r.exitCode(), r.toString());
     assertTrue(Files.isRegularFile(root.resolve("target/bench/results.csv")), r.toString());
     assertTrue(Files.isRegularFile(root.resolve("target/bench/results.md")), r.toString());
@@ -188,23 +174,9 @@ class PancakeCommandTest {
   @Test
   void bench_withInFlight_runsThePancakeRunThroughTheAsynchronousApi_andKeepsEachRepetitionsOutputs(@TempDir Path root)
       throws Exception {
-    Path workloads = Files.createDirectories(root.resolve("workloads"));
-    Files.copy(Path.of(System.getProperty("user.dir")).resolveSibling("workloads").resolve("workloadc"),
-        workloads.resolve("workloadc"));
     Path work = root.resolve("work");
-    String old = System.getProperty("pancake.root");
-    System.setProperty("pancake.root", root.toString());
-    Cli.Run r;
-    try {
-      r = Cli.run("bench", "--schemes", "pancake", "--workloads", "c", "--records", "20", "--ops", "60",
-          "--threads", "1", "--inflight", "2", "--repeat", "2", "--work", work.toString());
-    } finally {
-      if (old == null) {
-        System.clearProperty("pancake.root");
-      } else {
-        System.setProperty("pancake.root", old);
-      }
-    }
+    Cli.Run r = runInProject(root, "bench", "--schemes", "pancake", "--workloads", "c", "--records", "20", "--ops", "60",
+        "--threads", "1", "--inflight", "2", "--repeat", "2", "--work", work.toString());
     assertEquals(0, r.exitCode(), r.toString());
     assertTrue(r.err().contains("bench: [1/1] workload C, pancake: run 60 operations on 1 threads x 2 in flight..."),
         r.toString());
@@ -220,5 +192,23 @@ class PancakeCommandTest {
     String table = Files.readString(root.resolve("target/bench/results.md"));
     assertTrue(table.contains(" threads=1 ") && table.contains(" inflight=2 (median run of 2)`"), table);
     assertTrue(table.lines().anyMatch(l -> l.startsWith("| pancake | C | ")), table);
+  }
+
+  /** Runs a command with {@code root} as the project root, holding a copy of workloads/workloadc. */
+  private static Cli.Run runInProject(Path root, String... args) throws Exception {
+    Path workloads = Files.createDirectories(root.resolve("workloads"));
+    Files.copy(Path.of(System.getProperty("user.dir")).resolveSibling("workloads").resolve("workloadc"),
+        workloads.resolve("workloadc"));
+    String old = System.getProperty("pancake.root");
+    System.setProperty("pancake.root", root.toString());
+    try {
+      return Cli.run(args);
+    } finally {
+      if (old == null) {
+        System.clearProperty("pancake.root");
+      } else {
+        System.setProperty("pancake.root", old);
+      }
+    }
   }
 }
