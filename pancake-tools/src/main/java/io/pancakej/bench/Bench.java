@@ -130,20 +130,12 @@ public class Bench implements Callable<Integer> {
       double bytesPerOp, long storageEntries, long storageBytes, double loadSeconds, double warmThroughput,
       double warmLatency) {
 
-    /** The figures of a table that has no warm latency column. */
-    Row(String scheme, String workload, String variant, double throughput, double readAvg, double readP99,
-        double updateAvg, double updateP99, long errors, double roundTripsPerOp, double keysPerOp,
-        double bytesPerOp, long storageEntries, long storageBytes, double loadSeconds, double warmThroughput) {
-      this(scheme, workload, variant, throughput, readAvg, readP99, updateAvg, updateP99, errors, roundTripsPerOp,
-          keysPerOp, bytesPerOp, storageEntries, storageBytes, loadSeconds, warmThroughput, Double.NaN);
-    }
-
-    /** The figures of a table that has no warm column. */
+    /** The figures of a table that has no warm columns. */
     Row(String scheme, String workload, String variant, double throughput, double readAvg, double readP99,
         double updateAvg, double updateP99, long errors, double roundTripsPerOp, double keysPerOp,
         double bytesPerOp, long storageEntries, long storageBytes, double loadSeconds) {
       this(scheme, workload, variant, throughput, readAvg, readP99, updateAvg, updateP99, errors, roundTripsPerOp,
-          keysPerOp, bytesPerOp, storageEntries, storageBytes, loadSeconds, Double.NaN);
+          keysPerOp, bytesPerOp, storageEntries, storageBytes, loadSeconds, Double.NaN, Double.NaN);
     }
   }
 
@@ -543,7 +535,8 @@ public class Bench implements Callable<Integer> {
       }
     }
     double opsDone = num(stats.getProperty("ycsbOperations"));
-    List<String> warm = Files.exists(dir.resolve("run.err")) ? Files.readAllLines(dir.resolve("run.err")) : List.of();
+    Warm.Figures warm = Warm.of(Files.exists(dir.resolve("run.err")) ? Files.readAllLines(dir.resolve("run.err"))
+        : List.of());
     return new Row(scheme, w, variant, num(m.get("OVERALL/Throughput(ops/sec)")),
         num(m.get("READ/AverageLatency(us)")), num(m.get("READ/99thPercentileLatency(us)")),
         num(m.get("UPDATE/AverageLatency(us)")), num(m.get("UPDATE/99thPercentileLatency(us)")), errors,
@@ -551,7 +544,7 @@ public class Bench implements Callable<Integer> {
         per2(stats, "keysRead", "keysWritten", opsDone),
         per2(stats, "bytesRead", "bytesWritten", opsDone),
         (long) num(stats.getProperty("storageEntries")), (long) num(stats.getProperty("storageBytes")), loadSeconds,
-        warm.isEmpty() ? Double.NaN : Warm.throughput(warm), warm.isEmpty() ? Double.NaN : Warm.latency(warm));
+        warm.throughput(), warm.latency());
   }
 
   private static double num(String s) {

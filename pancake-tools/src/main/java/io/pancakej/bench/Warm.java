@@ -82,33 +82,26 @@ final class Warm {
     return -1;
   }
 
+  /** A run's warm throughput (ops/s) and its requests' average latency (us) there; NaN where undefined. */
+  record Figures(double throughput, double latency) {}
+
   /**
-   * Ops/s between the first status line that counts at least {@value #SECONDS} s of the run and the
-   * last, timed by their stamps (the count is in whole seconds); NaN when {@link #warmFrom} finds no
-   * such stretch.
+   * Both figures from one reading of the lines: the throughput is the operations between the first
+   * status line that counts at least {@value #SECONDS} s of the run and the last, over their stamps'
+   * time (the count is in whole seconds); the latency is the average of the requests those lines'
+   * intervals report (each line gives its interval's count and average per operation), weighted by
+   * their counts. NaN when {@link #warmFrom} finds no such stretch, and the latency also when its
+   * lines give none.
    */
-  static double throughput(List<String> lines) {
+  static Figures of(List<String> lines) {
     List<Status> s = statusLines(lines);
     int from = warmFrom(s);
     if (from < 0) {
-      return Double.NaN;
+      return new Figures(Double.NaN, Double.NaN);
     }
     Status first = s.get(from);
     Status last = s.get(s.size() - 1);
-    return (last.ops() - first.ops()) * 1000.0 / ChronoUnit.MILLIS.between(first.at(), last.at());
-  }
-
-  /**
-   * The average latency in microseconds of the requests the same stretch's status lines report (each
-   * line gives its interval's count and average per operation), weighted by their counts; NaN when
-   * there is no such stretch or its lines give no latencies.
-   */
-  static double latency(List<String> lines) {
-    List<Status> s = statusLines(lines);
-    int from = warmFrom(s);
-    if (from < 0) {
-      return Double.NaN;
-    }
+    double throughput = (last.ops() - first.ops()) * 1000.0 / ChronoUnit.MILLIS.between(first.at(), last.at());
     double sum = 0;
     long count = 0;
     for (Status line : s.subList(from + 1, s.size())) {
@@ -121,6 +114,16 @@ final class Warm {
         }
       }
     }
-    return count == 0 ? Double.NaN : sum / count;
+    return new Figures(throughput, count == 0 ? Double.NaN : sum / count);
+  }
+
+  /** {@link #of}'s throughput. */
+  static double throughput(List<String> lines) {
+    return of(lines).throughput();
+  }
+
+  /** {@link #of}'s latency. */
+  static double latency(List<String> lines) {
+    return of(lines).latency();
   }
 }

@@ -15,15 +15,9 @@ import picocli.CommandLine;
 
 /** {@code bench --inflight d}: run phases through the asynchronous API, named in the tables' setup line. */
 class BenchInFlightTest {
-  private static Bench parse(String... args) {
-    Bench bench = new Bench();
-    new CommandLine(bench).parseArgs(args);
-    return bench;
-  }
-
   @Test
   void runPhasesGoThroughTheInFlightClient_loadsStayStock() {
-    Bench bench = parse("--inflight", "3");
+    Bench bench = BenchJvmArgsTest.parse("--inflight", "3");
     List<String> run = bench.ycsbArguments("-t", "pancake", List.of("-threads", "8"));
     assertEquals(InFlightClient.class.getName(), run.get(2), run.toString());
     assertEquals(List.of("-t", "-db", Bench.BINDINGS.get("pancake"), "-threads", "8", "-inflight", "3"),
@@ -36,7 +30,7 @@ class BenchInFlightTest {
 
   @Test
   void withoutIt_everyPhaseIsStockYcsb_andTheSetupLineIsAsBefore() {
-    Bench bench = parse();
+    Bench bench = BenchJvmArgsTest.parse();
     List<String> run = bench.ycsbArguments("-t", "insecure", List.of());
     assertEquals(List.of("site.ycsb.Client", "-t", "-db", Bench.BINDINGS.get("insecure")), run.subList(2, run.size()));
     assertFalse(bench.describeSetup().contains("inflight"), bench.describeSetup());

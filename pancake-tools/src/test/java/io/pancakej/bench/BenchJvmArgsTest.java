@@ -12,7 +12,8 @@ import picocli.CommandLine;
 
 /** {@code bench --jvm-args}: the same options for every YCSB JVM, named in the tables' setup line. */
 class BenchJvmArgsTest {
-  private static Bench parse(String... args) {
+  /** The bench a command line configures (the other bench option tests use it too). */
+  static Bench parse(String... args) {
     Bench bench = new Bench();
     new CommandLine(bench).parseArgs(args);
     return bench;

@@ -50,7 +50,7 @@ class WarmTest {
   @Test
   void benchTables_carryTheWarmColumn_andAnOlderTableReplotsWithout(@TempDir Path out) throws Exception {
     Bench.Row insecure = new Bench.Row("insecure", "a", "", 30_000, 1, 2, 3, 4, 0, 1, 1, 1000, 10, 100, 1, 31_000, 250.4);
-    Bench.Row pancake = new Bench.Row("pancake", "a", "", 18_000, 1, 2, 3, 4, 0, 1, 1, 1000, 10, 100, 1, Double.NaN);
+    Bench.Row pancake = new Bench.Row("pancake", "a", "", 18_000, 1, 2, 3, 4, 0, 1, 1, 1000, 10, 100, 1, Double.NaN, Double.NaN);
     Report.write(out, List.of(insecure, pancake), "setup", new Charts.Provenance("2 vCPUs", "2026-11-27"));
     List<String> csv = Files.readAllLines(out.resolve("results.csv"));
     assertTrue(csv.get(0).endsWith(",load_seconds,warm_ops_s,warm_avg_latency_us"), csv.get(0));
