@@ -116,14 +116,4 @@ final class Warm {
     }
     return new Figures(throughput, count == 0 ? Double.NaN : sum / count);
   }
-
-  /** {@link #of}'s throughput. */
-  static double throughput(List<String> lines) {
-    return of(lines).throughput();
-  }
-
-  /** {@link #of}'s latency. */
-  static double latency(List<String> lines) {
-    return of(lines).latency();
-  }
 }

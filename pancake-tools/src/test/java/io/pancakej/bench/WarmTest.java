@@ -31,20 +31,20 @@ class WarmTest {
     lines.add(status(30_250, 230_000)); // then 20 000 ops/s
     lines.add(status(40_250, 430_000));
     lines.add(status(45_900, 543_000)); // the last line, when the run ends (45 s by its own count: 20 520 ops/s)
-    assertEquals(20_000, Warm.throughput(lines), 1e-9);
+    assertEquals(20_000, Warm.of(lines).throughput(), 1e-9);
   }
 
   @Test
   void isUndefined_forARunTooShortOrWithoutStatusLines() {
-    assertTrue(Double.isNaN(Warm.throughput(List.of(status(0, 0), status(10_000, 5), status(20_000, 9),
-        status(39_999, 20)))), "19.999 s after the warm-up: too short");
-    assertEquals(1.0, Warm.throughput(List.of(status(0, 0), status(20_000, 0), status(40_000, 20))), 1e-9);
+    assertTrue(Double.isNaN(Warm.of(List.of(status(0, 0), status(10_000, 5), status(20_000, 9),
+        status(39_999, 20))).throughput()), "19.999 s after the warm-up: too short");
+    assertEquals(1.0, Warm.of(List.of(status(0, 0), status(20_000, 0), status(40_000, 20))).throughput(), 1e-9);
     // YCSB's first line comes some 10 s late: its "20 sec" line is 19.86 s after it (05:50:55:841 ... 05:51:15:700)
-    assertEquals(237 / 23.789, Warm.throughput(List.of("2026-11-27 05:50:55:841 0 sec: 0 operations; est completion in 0 second",
+    assertEquals(237 / 23.789, Warm.of(List.of("2026-11-27 05:50:55:841 0 sec: 0 operations; est completion in 0 second",
         "2026-11-27 05:51:15:700 20 sec: 100 operations; 5 current ops/sec;",
-        "2026-11-27 05:51:39:489 43 sec: 337 operations; 10 current ops/sec;")), 1e-9);
-    assertTrue(Double.isNaN(Warm.throughput(List.of("[OVERALL], Throughput(ops/sec), 100"))), "no -s");
-    assertTrue(Double.isNaN(Warm.throughput(List.of())));
+        "2026-11-27 05:51:39:489 43 sec: 337 operations; 10 current ops/sec;")).throughput(), 1e-9);
+    assertTrue(Double.isNaN(Warm.of(List.of("[OVERALL], Throughput(ops/sec), 100")).throughput()), "no -s");
+    assertTrue(Double.isNaN(Warm.of(List.of()).throughput()));
   }
 
   @Test
@@ -98,10 +98,10 @@ class WarmTest {
         status(40_100, 2_800, "[READ-MODIFY-WRITE: Count=50, Max=1, Min=1, Avg=99999.0, 90=1, 99=1, 99.9=1, 99.99=1] "
             + "[UPDATE-FAILED: Count=300, Max=1000, Min=10, Avg=600.0, 90=1, 99=1, 99.9=1, 99.99=1] "
             + "[READ-NOT_FOUND: Count=100, Max=1000, Min=10, Avg=700.0, 90=1, 99=1, 99.9=1, 99.99=1]"));
-    assertEquals((300 * 500.0 + 100 * 900 + 300 * 600 + 100 * 700) / 800, Warm.latency(lines), 1e-9);
-    assertEquals(40.0, Warm.throughput(lines), 1e-9);
-    assertTrue(Double.isNaN(Warm.latency(lines.subList(0, 4))), "10 s after the warm-up: too short");
-    assertTrue(Double.isNaN(Warm.latency(List.of(status(0, 0), status(20_000, 0), status(40_000, 20)))),
+    assertEquals((300 * 500.0 + 100 * 900 + 300 * 600 + 100 * 700) / 800, Warm.of(lines).latency(), 1e-9);
+    assertEquals(40.0, Warm.of(lines).throughput(), 1e-9);
+    assertTrue(Double.isNaN(Warm.of(lines.subList(0, 4)).latency()), "10 s after the warm-up: too short");
+    assertTrue(Double.isNaN(Warm.of(List.of(status(0, 0), status(20_000, 0), status(40_000, 20))).latency()),
         "status lines without latencies");
   }
 }
