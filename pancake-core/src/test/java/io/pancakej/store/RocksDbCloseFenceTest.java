@@ -53,7 +53,7 @@ class RocksDbCloseFenceTest {
     int n = 200_000;
     List<byte[]> keys = new ArrayList<>(n);
     Path db = dir.resolve("long");
-    // batches of about 1 MiB with flushes every MiB: all but the last MiB goes to table files
+    // batches of about 1 MiB with flushes every MiB: the data goes to table files and close has no flush of its own to do
     try (RocksDbStore store = RocksDbStore.open(db, new RocksDbStore.Tuning(8, 64, true, 1))) {
       List<byte[]> batchKeys = new ArrayList<>();
       List<byte[]> batchValues = new ArrayList<>();
