@@ -287,6 +287,36 @@ class EmissionRateTest {
     }
   }
 
+  /**
+   * A fifth of the grid points missed in every window, with both proxy threads busy for 0.3 or for
+   * 0.6 of it: only the busy emitter is overloaded and steps its tick level down; the idle one's
+   * misses are waits for a core, and its tick level holds.
+   */
+  @Test
+  void missedPoints_lowerTheTickLevel_onlyWhileAProxyThreadIsBusy() {
+    EmissionRate idle = rate(64);
+    EmissionRate busy = rate(64);
+    int start = idle.tickLevel();
+    missingAFifth(idle, 0.3);
+    missingAFifth(busy, 0.6);
+    assertTrue(idle.tickLevel() >= start - 1, "idle emitter's tick level " + start + " -> " + idle.tickLevel());
+    assertTrue(busy.tickLevel() < start - 4, "busy emitter's tick level " + start + " -> " + busy.tickLevel());
+  }
+
+  /** Twenty windows of 100 ticks, one point missed per four ticks, requests filling the batches. */
+  private static void missingAFifth(EmissionRate r, double busyShare) {
+    long t = 0;
+    long requests = 0;
+    long perTick = WINDOW / 100;
+    r.onTick(t, requests, 0, 0, 0);
+    for (int tick = 1; tick <= 2_000; tick++) {
+      t += perTick;
+      requests += 2L * r.batchesPerTick(); // above the 1.5 real slots a batch carries: full
+      long busyNanos = (long) (busyShare * perTick);
+      r.onTick(t, requests, tick % 4 == 0 ? 1 : 0, busyNanos, busyNanos);
+    }
+  }
+
   /** At most an octave apart, give or take the rounding of batches per tick to a whole number. */
   private static boolean within2(double a, double b) {
     return a <= 2.5 * b && b <= 2.5 * a;
