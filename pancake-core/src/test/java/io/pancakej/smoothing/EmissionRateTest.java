@@ -289,8 +289,8 @@ class EmissionRateTest {
 
   /**
    * A fifth of the grid points missed in every window, with both proxy threads busy for 0.3 or for
-   * 0.6 of it: only the busy emitter is overloaded and steps its tick level down; the idle one's
-   * misses are waits for a core, and its tick level holds.
+   * 0.6 of it: only the busy emitter is overloaded and steps its tick level down; the idle one was
+   * held up by something other than its ticks, and its tick level holds.
    */
   @Test
   void missedPoints_lowerTheTickLevel_onlyWhileAProxyThreadIsBusy() {
