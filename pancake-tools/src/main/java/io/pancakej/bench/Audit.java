@@ -37,9 +37,14 @@ import picocli.CommandLine.Option;
  * {@code --kinds W} (bin/bench does both for it). Its R audit adds a linking attack
  * ({@link DetWoOramLinks}): per-label counts blur a hot key whose copies move through holding
  * slots, but the store can follow them.
+ *
+ * <p>A transcript with timestamps (the fourth column) also gets the stopwatch attack
+ * ({@link TimingAudit}), with a verdict line of its own: the first verdict is about which labels
+ * are read, the timing one about when calls leave.
  */
 @Command(name = "audit", mixinStandardHelpOptions = true,
-    description = "Audits a transcript: label-access uniformity and a frequency-analysis attack.")
+    description = "Audits a transcript: label-access uniformity and a frequency-analysis attack; with timestamps"
+        + " (the fourth column), the stopwatch attack too, with a verdict line of its own.")
 public final class Audit implements Callable<Integer> {
   @Option(names = "--transcript", required = true, description = "transcript file (pancake.trace.file)")
   Path transcript;
@@ -263,10 +268,35 @@ public final class Audit implements Callable<Integer> {
     } else {
       out.println("verdict      no leakage detected: uniform label accesses and an attack no better than chance");
     }
+    timing(truth, weights);
     if (chunk > 0) {
       timeline(accesses, universe, universeIndex, truth, keys);
     }
     return 0;
+  }
+
+  /**
+   * The stopwatch attack ({@link TimingAudit}) on the transcript's timestamps: a verdict of its own,
+   * since it tells real accesses from fake ones by when calls leave, not by which labels they read.
+   */
+  private void timing(GroundTruth truth, Map<String, Double> weights) throws IOException {
+    TimingAudit.Result t = TimingAudit.of(transcript, skipLines, truth.owner(), weights);
+    if (t == null) {
+      out.println("timing       no timestamps (or fewer than 20 calls that read): nothing to time");
+      return;
+    }
+    out.printf(Locale.ROOT, "timing       %d calls, silence after a call median %.1f us, p90 %.1f us; per label, the share of"
+        + " reads in calls before the longest tenth of the silences:%n", t.calls(), t.gapMedianMicros(), t.gapP90Micros());
+    out.printf(Locale.ROOT, "             split halves rank correlation %.3f (z = %.1f, %d labels)%s%n", t.splitHalfRho(),
+        t.splitHalfZ(), t.splitHalfLabels(), Double.isNaN(t.truthRho()) ? "" : String.format(Locale.ROOT,
+            "; against each label's real-access rate (ground truth) %.3f (z = %.1f, %d labels)", t.truthRho(),
+            t.truthZ(), t.truthLabels()));
+    if (t.leaks()) {
+      out.printf(Locale.ROOT, "timing       LEAKS: the silence after a call follows the real accesses in it (z > %.0f;"
+          + " docs/security.md, \"The callers a tick wakes\")%n", TimingAudit.LEAK_Z);
+    } else {
+      out.printf(Locale.ROOT, "timing       no timing leak detected (z <= %.0f)%n", TimingAudit.LEAK_Z);
+    }
   }
 
   /**

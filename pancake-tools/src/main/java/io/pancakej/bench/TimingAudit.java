@@ -1,0 +1,186 @@
+package io.pancakej.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.commons.math3.stat.correlation.SpearmansCorrelation;
+
+/**
+ * The stopwatch attack on a timestamped transcript (the fourth column of {@code
+ * pancake.trace.file}: when each store call was issued; the lines of one call share it). A store
+ * that times its calls flags the calls followed by the longest tenth of the silences (the
+ * threshold taken per tenth of the run, so a rate that drifts does not flag a whole stretch) and
+ * keeps, per label, the share of its reads that fell in flagged calls. Without a timing leak that
+ * share is noise. Two scores:
+ *
+ * <ul>
+ *   <li>without the ground truth: the shares of the two halves of the run, rank-correlated over the
+ *       labels read at least 3 times in each (what the store alone can compute);
+ *   <li>with it: the shares against each label's true real-access rate (its key's probability
+ *       over the number of labels its key owns; 0 for a label of no key), rank-correlated over the
+ *       labels read at least once. A silence that follows the real accesses in a call shows here
+ *       long before the store can see it alone (docs/security.md, "The callers a tick wakes").
+ * </ul>
+ *
+ * Both are reported as z = rho x sqrt(labels - 1), about standard normal without a leak.
+ */
+final class TimingAudit {
+  /**
+   * z above this is reported as a leak: twenty one-thread default-path runs, which show at most a
+   * trace, gave -1.1 to 3.3; 8-thread runs, which leak, 7 to 13 (results/timing/wake-contention).
+   */
+  static final double LEAK_Z = 5;
+
+  /** What the attack found; {@code truthRho} is NaN without a ground truth. */
+  record Result(int calls, double gapMedianMicros, double gapP90Micros, double splitHalfRho, int splitHalfLabels,
+      double truthRho, int truthLabels) {
+    double splitHalfZ() {
+      return splitHalfRho * Math.sqrt(Math.max(0, splitHalfLabels - 1));
+    }
+
+    double truthZ() {
+      return truthRho * Math.sqrt(Math.max(0, truthLabels - 1));
+    }
+
+    boolean leaks() {
+      return splitHalfZ() > LEAK_Z || truthZ() > LEAK_Z;
+    }
+  }
+
+  private TimingAudit() {}
+
+  /** One store call: when it was issued and the labels it read. */
+  private record Call(long at, List<String> reads) {}
+
+  /**
+   * The attack on {@code transcript} after {@code skipLines} lines; {@code owner} (label to key) and
+   * {@code weights} (key to probability) are the ground truth, empty for none. Null if the
+   * transcript has no timestamps or fewer than 20 calls that read.
+   */
+  static Result of(Path transcript, long skipLines, Map<String, String> owner, Map<String, Double> weights)
+      throws IOException {
+    List<Call> calls = readCalls(transcript, skipLines);
+    if (calls == null || calls.size() < 20) {
+      return null;
+    }
+    int n = calls.size() - 1; // the last call has no silence after it
+    long[] gaps = new long[n];
+    for (int i = 0; i < n; i++) {
+      gaps[i] = calls.get(i + 1).at() - calls.get(i).at();
+    }
+    boolean[] flagged = flagLongestTenth(gaps);
+    Map<String, long[]> perLabel = new HashMap<>(); // flagged and all reads, first half then second
+    for (int i = 0; i < n; i++) {
+      int half = i < n / 2 ? 0 : 1;
+      for (String label : calls.get(i).reads()) {
+        long[] c = perLabel.computeIfAbsent(label, l -> new long[4]);
+        c[2 * half + 1]++;
+        if (flagged[i]) {
+          c[2 * half]++;
+        }
+      }
+    }
+    List<double[]> halves = new ArrayList<>();
+    for (long[] c : perLabel.values()) {
+      if (c[1] >= 3 && c[3] >= 3) {
+        halves.add(new double[] {(double) c[0] / c[1], (double) c[2] / c[3]});
+      }
+    }
+    double splitRho = correlation(halves);
+    double truthRho = Double.NaN;
+    int truthLabels = 0;
+    if (!owner.isEmpty()) {
+      Map<String, Integer> labelsOfKey = new HashMap<>();
+      owner.values().forEach(k -> labelsOfKey.merge(k, 1, Integer::sum));
+      List<double[]> pairs = new ArrayList<>();
+      perLabel.forEach((label, c) -> {
+        String key = owner.get(label);
+        double rate = key == null ? 0 : weights.getOrDefault(key, 0.0) / labelsOfKey.get(key);
+        pairs.add(new double[] {(double) (c[0] + c[2]) / (c[1] + c[3]), rate});
+      });
+      truthRho = correlation(pairs);
+      truthLabels = pairs.size();
+    }
+    long[] sorted = gaps.clone();
+    Arrays.sort(sorted);
+    return new Result(calls.size(), sorted[n / 2] / 1e3, sorted[(int) (n * 0.9)] / 1e3, splitRho, halves.size(),
+        truthRho, truthLabels);
+  }
+
+  /** Each gap longer than the 90th percentile of its tenth of the run. */
+  static boolean[] flagLongestTenth(long[] gaps) {
+    boolean[] flagged = new boolean[gaps.length];
+    int segment = Math.max(1, gaps.length / 10);
+    for (int from = 0; from < gaps.length; from += segment) {
+      int to = Math.min(gaps.length, from + segment);
+      long[] part = Arrays.copyOfRange(gaps, from, to);
+      Arrays.sort(part);
+      long threshold = part[(int) (part.length * 0.9)];
+      for (int i = from; i < to; i++) {
+        flagged[i] = gaps[i] > threshold;
+      }
+    }
+    return flagged;
+  }
+
+  private static double correlation(List<double[]> pairs) {
+    if (pairs.size() < 10) {
+      return Double.NaN;
+    }
+    double[] a = new double[pairs.size()];
+    double[] b = new double[pairs.size()];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = pairs.get(i)[0];
+      b[i] = pairs.get(i)[1];
+    }
+    return new SpearmansCorrelation().correlation(a, b);
+  }
+
+  /** The calls that read, in order; null if a line has no timestamp (a transcript from before #19). */
+  private static List<Call> readCalls(Path transcript, long skipLines) throws IOException {
+    List<Call> calls = new ArrayList<>();
+    long at = Long.MIN_VALUE;
+    List<String> reads = null;
+    try (BufferedReader in = Files.newBufferedReader(transcript, StandardCharsets.US_ASCII)) {
+      String line;
+      long lineNumber = 0;
+      while ((line = in.readLine()) != null) {
+        if (lineNumber++ < skipLines || line.length() < 3) {
+          continue;
+        }
+        String[] f = line.split(" ");
+        if (f.length < 4) {
+          return null;
+        }
+        long t;
+        try {
+          t = Long.parseLong(f[3]);
+        } catch (NumberFormatException e) {
+          return null;
+        }
+        if (t != at) {
+          if (reads != null && !reads.isEmpty()) {
+            calls.add(new Call(at, reads));
+          }
+          at = t;
+          reads = new ArrayList<>();
+        }
+        if (line.charAt(0) == 'R') {
+          reads.add(f[1]);
+        }
+      }
+    }
+    if (reads != null && !reads.isEmpty()) {
+      calls.add(new Call(at, reads));
+    }
+    return calls;
+  }
+}

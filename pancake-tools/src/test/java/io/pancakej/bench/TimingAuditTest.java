@@ -1,0 +1,164 @@
+package io.pancakej.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.pancakej.distribution.DistributionFile;
+import picocli.CommandLine;
+
+/**
+ * The stopwatch attack of {@code bin/audit} on synthetic PANCAKE-like transcripts: every label read
+ * equally often (real slots on key labels by their rate, fake slots compensating), calls on a
+ * 150-us grid with jitter. The leaking one lengthens the silence after a call by 4 us per real
+ * access in it, as woken callers delay the next call on a busy machine (security.md, "The callers
+ * a tick wakes"); the clean one does not. The attack must catch the first and pass the second.
+ */
+class TimingAuditTest {
+  private static final int KEYS = 500;
+  private static final int DUMMIES = 500;
+  private static final int CALLS = 30_000;
+  private static final int READS = 6;
+
+  @TempDir
+  Path dir;
+
+  private final Map<String, String> owner = new HashMap<>();
+  private final Map<String, Double> weights = new LinkedHashMap<>();
+
+  /** Keys 0..KEYS-1 with zipf(1) weights, one label each, and DUMMIES labels of no key. */
+  private void plan() {
+    double sum = 0;
+    for (int k = 0; k < KEYS; k++) {
+      sum += 1.0 / (k + 1);
+    }
+    for (int k = 0; k < KEYS; k++) {
+      weights.put("user" + k, 1.0 / (k + 1) / sum);
+      owner.put(label(k), "user" + k);
+    }
+  }
+
+  /** A key's label is its name's hex (as insecure's ground truth has it); a dummy's is of no key. */
+  private static String label(int i) {
+    return i < KEYS ? java.util.HexFormat.of().formatHex(("user" + i).getBytes(StandardCharsets.UTF_8))
+        : String.format("dd%030x", i);
+  }
+
+  /**
+   * Calls of READS reads: each real with probability 1/2 (a key label drawn by weight), else fake
+   * (a label drawn to even the counts out: mostly dummies and rare keys). The gap after a call is
+   * 150 us, plus up to 40 us of jitter, plus {@code perReal} ns for each real read in it.
+   */
+  private Path transcript(String name, long perReal, long seed) throws IOException {
+    int labels = KEYS + DUMMIES;
+    double[] real = new double[labels];
+    double[] fake = new double[labels];
+    for (int k = 0; k < KEYS; k++) {
+      real[k] = weights.get("user" + k);
+    }
+    // each label read 1/labels of the time overall: fake rate = (2/labels - real) where positive
+    double fakeSum = 0;
+    for (int i = 0; i < labels; i++) {
+      fake[i] = Math.max(0, 2.0 / labels - real[i]);
+      fakeSum += fake[i];
+    }
+    double[] realCdf = cdf(real, 1);
+    double[] fakeCdf = cdf(fake, fakeSum);
+    SplittableRandom rnd = new SplittableRandom(seed);
+    Path file = dir.resolve(name);
+    long at = 1_000_000;
+    try (Writer w = Files.newBufferedWriter(file, StandardCharsets.US_ASCII)) {
+      for (int c = 0; c < CALLS; c++) {
+        int reals = 0;
+        for (int r = 0; r < READS; r++) {
+          boolean isReal = rnd.nextBoolean();
+          reals += isReal ? 1 : 0;
+          int i = draw(isReal ? realCdf : fakeCdf, rnd.nextDouble());
+          w.write("R " + label(i) + " 64 " + at + "\n");
+          w.write("W " + label(i) + " 64 " + at + "\n");
+        }
+        at += 150_000 + rnd.nextLong(40_000) + perReal * reals;
+      }
+    }
+    return file;
+  }
+
+  private static double[] cdf(double[] p, double sum) {
+    double[] c = new double[p.length];
+    double acc = 0;
+    for (int i = 0; i < p.length; i++) {
+      acc += p[i] / sum;
+      c[i] = acc;
+    }
+    return c;
+  }
+
+  private static int draw(double[] cdf, double u) {
+    int i = java.util.Arrays.binarySearch(cdf, u);
+    return Math.min(cdf.length - 1, i >= 0 ? i : -i - 1);
+  }
+
+  @Test
+  void silenceThatFollowsRealAccesses_isCaught() throws IOException {
+    plan();
+    TimingAudit.Result t = TimingAudit.of(transcript("leaky.trace", 4_000, 1), 0, owner, weights);
+    assertNotNull(t);
+    System.out.printf("timing audit, leaking transcript: truth z %.1f, split-half z %.1f%n", t.truthZ(), t.splitHalfZ());
+    assertTrue(t.truthZ() > 2 * TimingAudit.LEAK_Z, "the ground-truth attack missed a 4-us-per-real-access leak: " + t);
+    assertTrue(t.leaks(), t.toString());
+  }
+
+  @Test
+  void silenceOfTheClockAlone_passes() throws IOException {
+    plan();
+    for (long seed = 1; seed <= 3; seed++) {
+      TimingAudit.Result t = TimingAudit.of(transcript("clean" + seed + ".trace", 0, seed), 0, owner, weights);
+      assertNotNull(t);
+      System.out.printf("timing audit, clean transcript %d: truth z %.1f, split-half z %.1f%n", seed, t.truthZ(),
+          t.splitHalfZ());
+      assertTrue(Math.abs(t.truthZ()) < 4 && Math.abs(t.splitHalfZ()) < 4, t.toString());
+      assertFalse(t.leaks(), t.toString());
+    }
+  }
+
+  @Test
+  void auditCommand_givesTimingAVerdictOfItsOwn() throws IOException {
+    plan();
+    Path distribution = dir.resolve("dist.tsv");
+    DistributionFile.write(distribution, weights);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int code = new CommandLine(new Audit(new PrintStream(bytes, true, StandardCharsets.UTF_8))).execute(
+        "--transcript", transcript("leaky.trace", 4_000, 2).toString(), "--distribution", distribution.toString(),
+        "--scheme", "insecure");
+    String text = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, text);
+    // insecure's ground truth (a label is its key's hex) scores the attack; the label verdict is its own line
+    assertTrue(text.contains("against each label's real-access rate (ground truth)"), text);
+    assertTrue(text.contains("timing       LEAKS: the silence after a call follows the real accesses in it"), text);
+    assertTrue(text.contains("verdict      "), text);
+  }
+
+  @Test
+  void transcriptWithoutTimestamps_isNotTimed() throws IOException {
+    Path old = dir.resolve("old.trace");
+    Files.writeString(old, "R 00ff 64\nW 00ff 64\n".repeat(100));
+    assertNull(TimingAudit.of(old, 0, Map.of(), Map.of()));
+  }
+}
