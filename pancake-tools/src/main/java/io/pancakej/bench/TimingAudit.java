@@ -35,7 +35,7 @@ import org.apache.commons.math3.stat.correlation.SpearmansCorrelation;
 final class TimingAudit {
   /**
    * z above this is reported as a leak: twenty one-thread default-path runs, which show at most a
-   * trace, gave -1.1 to 3.3; 8-thread runs, which leak, 7 to 13 (results/timing/wake-contention).
+   * trace, gave -1.1 to 3.3; 8-thread runs, which leak, 7 to 12 in results/timing/wake-contention.
    */
   static final double LEAK_Z = 5;
 
