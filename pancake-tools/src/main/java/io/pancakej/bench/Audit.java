@@ -287,8 +287,10 @@ public final class Audit implements Callable<Integer> {
     }
     out.printf(Locale.ROOT, "timing       %d calls, silence after a call median %.1f us, p90 %.1f us; per label, the share of"
         + " reads in calls before the longest tenth of the silences:%n", t.calls(), t.gapMedianMicros(), t.gapP90Micros());
-    out.printf(Locale.ROOT, "             split halves rank correlation %.3f (z = %.1f, %d labels)%s%n", t.splitHalfRho(),
-        t.splitHalfZ(), t.splitHalfLabels(), Double.isNaN(t.truthRho()) ? "" : String.format(Locale.ROOT,
+    String halves = Double.isNaN(t.splitHalfRho()) ? "split halves: too few labels read 3 times in each half"
+        : String.format(Locale.ROOT, "split halves rank correlation %.3f (z = %.1f, %d labels)", t.splitHalfRho(),
+            t.splitHalfZ(), t.splitHalfLabels());
+    out.printf(Locale.ROOT, "             %s%s%n", halves, Double.isNaN(t.truthRho()) ? "" : String.format(Locale.ROOT,
             "; against each label's real-access rate (ground truth) %.3f (z = %.1f, %d labels)", t.truthRho(),
             t.truthZ(), t.truthLabels()));
     if (t.leaks()) {

@@ -156,6 +156,26 @@ class TimingAuditTest {
   }
 
   @Test
+  void shortTranscript_saysSoRatherThanNaN() throws IOException {
+    plan();
+    Path distribution = dir.resolve("dist.tsv");
+    DistributionFile.write(distribution, weights);
+    StringBuilder lines = new StringBuilder();
+    for (int c = 0; c < 40; c++) {
+      lines.append("R ").append(label(c)).append(" 64 ").append(1_000_000L + 150_000L * c).append('\n');
+    }
+    Path shortTrace = dir.resolve("short.trace");
+    Files.writeString(shortTrace, lines);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    new CommandLine(new Audit(new PrintStream(bytes, true, StandardCharsets.UTF_8))).execute("--transcript",
+        shortTrace.toString(), "--distribution", distribution.toString(), "--scheme", "insecure");
+    String text = bytes.toString(StandardCharsets.UTF_8);
+    assertTrue(text.contains("split halves: too few labels read 3 times in each half"), text);
+    String timing = text.substring(text.indexOf("timing       "));
+    assertFalse(timing.substring(0, timing.indexOf("timing       ", 1)).contains("NaN"), text);
+  }
+
+  @Test
   void transcriptWithoutTimestamps_isNotTimed() throws IOException {
     Path old = dir.resolve("old.trace");
     Files.writeString(old, "R 00ff 64\nW 00ff 64\n".repeat(100));
