@@ -138,17 +138,22 @@ class TimingAuditTest {
     }
   }
 
-  @Test
-  void auditCommand_givesTimingAVerdictOfItsOwn() throws IOException {
-    plan();
+  /** {@code bin/audit --scheme insecure} of {@code trace} under the plan's weights (exit code 0 asserted). */
+  private String audit(Path trace) throws IOException {
     Path distribution = dir.resolve("dist.tsv");
     DistributionFile.write(distribution, weights);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     int code = new CommandLine(new Audit(new PrintStream(bytes, true, StandardCharsets.UTF_8))).execute(
-        "--transcript", transcript("leaky.trace", 4_000, 2).toString(), "--distribution", distribution.toString(),
-        "--scheme", "insecure");
+        "--transcript", trace.toString(), "--distribution", distribution.toString(), "--scheme", "insecure");
     String text = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, code, text);
+    return text;
+  }
+
+  @Test
+  void auditCommand_givesTimingAVerdictOfItsOwn() throws IOException {
+    plan();
+    String text = audit(transcript("leaky.trace", 4_000, 2));
     // insecure's ground truth (a label is its key's hex) scores the attack; the label verdict is its own line
     assertTrue(text.contains("against each label's real-access rate (ground truth)"), text);
     assertTrue(text.contains("timing       LEAKS: the silence after a call follows the real accesses in it"), text);
@@ -158,18 +163,13 @@ class TimingAuditTest {
   @Test
   void shortTranscript_saysSoRatherThanNaN() throws IOException {
     plan();
-    Path distribution = dir.resolve("dist.tsv");
-    DistributionFile.write(distribution, weights);
     StringBuilder lines = new StringBuilder();
     for (int c = 0; c < 40; c++) {
       lines.append("R ").append(label(c)).append(" 64 ").append(1_000_000L + 150_000L * c).append('\n');
     }
     Path shortTrace = dir.resolve("short.trace");
     Files.writeString(shortTrace, lines);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    new CommandLine(new Audit(new PrintStream(bytes, true, StandardCharsets.UTF_8))).execute("--transcript",
-        shortTrace.toString(), "--distribution", distribution.toString(), "--scheme", "insecure");
-    String text = bytes.toString(StandardCharsets.UTF_8);
+    String text = audit(shortTrace);
     assertTrue(text.contains("split halves: too few labels read 3 times in each half"), text);
     String timing = text.substring(text.indexOf("timing       "));
     assertFalse(timing.substring(0, timing.indexOf("timing       ", 1)).contains("NaN"), text);
