@@ -294,10 +294,10 @@ public final class Audit implements Callable<Integer> {
             "; against each label's real-access rate (ground truth) %.3f (z = %.1f, %d labels)", t.truthRho(),
             t.truthZ(), t.truthLabels()));
     if (t.leaks()) {
-      out.printf(Locale.ROOT, "timing       LEAKS: the silence after a call follows the real accesses in it (z > %.0f;"
+      out.printf(Locale.ROOT, "timing       LEAKS: the silence after a call follows the real accesses in it (|z| > %.0f;"
           + " docs/security.md, \"The callers a tick wakes\")%n", TimingAudit.LEAK_Z);
     } else {
-      out.printf(Locale.ROOT, "timing       no timing leak detected (z <= %.0f)%n", TimingAudit.LEAK_Z);
+      out.printf(Locale.ROOT, "timing       no timing leak detected (|z| <= %.0f)%n", TimingAudit.LEAK_Z);
     }
   }
 

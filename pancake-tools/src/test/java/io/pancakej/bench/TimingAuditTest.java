@@ -126,6 +126,16 @@ class TimingAuditTest {
   }
 
   @Test
+  void silenceThatShrinksWithRealAccesses_isCaughtToo() throws IOException {
+    plan();
+    // one thread keeping requests in flight gave this sign (results/timing/wake-contention)
+    TimingAudit.Result t = TimingAudit.of(transcript("shrinking.trace", -4_000, 3), 0, owner, weights);
+    assertNotNull(t);
+    assertTrue(t.truthZ() < -2 * TimingAudit.LEAK_Z, "the attack missed a silence that shrinks with real accesses: " + t);
+    assertTrue(t.leaks(), t.toString());
+  }
+
+  @Test
   void silenceOfTheClockAlone_passes() throws IOException {
     plan();
     for (long seed = 1; seed <= 3; seed++) {
