@@ -289,10 +289,13 @@ public final class Audit implements Callable<Integer> {
         + " reads in calls before the longest tenth of the silences:%n", t.calls(), t.gapMedianMicros(), t.gapP90Micros());
     String halves = Double.isNaN(t.splitHalfRho()) ? "split halves: too few labels read 3 times in each half"
         : String.format(Locale.ROOT, "split halves rank correlation %.3f (z = %.1f, %d labels)", t.splitHalfRho(),
-            t.splitHalfZ(), t.splitHalfLabels());
+            t.splitHalfZ(), t.splitHalfLabels()[0]);
+    int lag = t.strongestLag();
     out.printf(Locale.ROOT, "             %s%s%n", halves, Double.isNaN(t.truthRho()) ? "" : String.format(Locale.ROOT,
-            "; against each label's real-access rate (ground truth) %.3f (z = %.1f, %d labels)", t.truthRho(),
-            t.truthZ(), t.truthLabels()));
+            "; against each label's real-access rate (ground truth) %.3f (z = %.1f, %d labels)%s", t.truthRho(),
+            t.truthZ(), t.truthLabels(), lag == 1 ? "" : String.format(Locale.ROOT,
+                "; strongest at lag %d (the silence %d call(s) later): %.3f (z = %.1f)", lag, lag - 1,
+                t.truthRhos()[lag - 1], t.truthZ(lag))));
     if (t.leaks()) {
       out.printf(Locale.ROOT, "timing       LEAKS: the silence after a call follows the real accesses in it (|z| > %.0f;"
           + " docs/security.md, \"The callers a tick wakes\")%n", TimingAudit.LEAK_Z);

@@ -30,7 +30,10 @@ import org.apache.commons.math3.stat.correlation.SpearmansCorrelation;
  *       long before the store can see it alone (docs/security.md, "The callers a tick wakes").
  * </ul>
  *
- * Both are reported as z = rho x sqrt(labels - 1), about standard normal without a leak.
+ * Both are reported as z = rho x sqrt(labels - 1), about standard normal without a leak, for the
+ * silence right after a call and for the next two: a call can also move a later one (answers held
+ * back until the next call, or callers that wait on the core for their answers, moved the leak
+ * there: results/timing/wake-contention).
  */
 final class TimingAudit {
   /**
@@ -40,20 +43,59 @@ final class TimingAudit {
    */
   static final double LEAK_Z = 5;
 
-  /** What the attack found; {@code truthRho} is NaN without a ground truth. */
-  record Result(int calls, double gapMedianMicros, double gapP90Micros, double splitHalfRho, int splitHalfLabels,
-      double truthRho, int truthLabels) {
+  /** The calls after a call whose silence is scored: the one right after it, and the next two. */
+  static final int LAGS = 3;
+
+  /**
+   * What the attack found, per lag (index 0: the silence right after a call; 1 and 2: after the
+   * next call and the one after, which a call can still move through the work it leaves behind);
+   * {@code truthRho} is NaN without a ground truth.
+   */
+  record Result(int calls, double gapMedianMicros, double gapP90Micros, double[] splitHalfRhos, int[] splitHalfLabels,
+      double[] truthRhos, int truthLabels) {
+    double splitHalfRho() {
+      return splitHalfRhos[0];
+    }
+
     double splitHalfZ() {
-      return splitHalfRho * Math.sqrt(Math.max(0, splitHalfLabels - 1));
+      return splitHalfZ(1);
+    }
+
+    double splitHalfZ(int lag) {
+      return splitHalfRhos[lag - 1] * Math.sqrt(Math.max(0, splitHalfLabels[lag - 1] - 1));
+    }
+
+    double truthRho() {
+      return truthRhos[0];
     }
 
     double truthZ() {
-      return truthRho * Math.sqrt(Math.max(0, truthLabels - 1));
+      return truthZ(1);
+    }
+
+    double truthZ(int lag) {
+      return truthRhos[lag - 1] * Math.sqrt(Math.max(0, truthLabels - 1));
+    }
+
+    /** The lag (1..LAGS) whose ground-truth score is farthest from 0 (1 without a ground truth). */
+    int strongestLag() {
+      int best = 1;
+      for (int lag = 2; lag <= LAGS; lag++) {
+        if (Math.abs(truthZ(lag)) > Math.abs(truthZ(best))) {
+          best = lag;
+        }
+      }
+      return best;
     }
 
     /** Either sign leaks: a silence shorter after real accesses tells them apart as well as a longer one. */
     boolean leaks() {
-      return splitHalfZ() > LEAK_Z || Math.abs(truthZ()) > LEAK_Z;
+      for (int lag = 1; lag <= LAGS; lag++) {
+        if (splitHalfZ(lag) > LEAK_Z || Math.abs(truthZ(lag)) > LEAK_Z) {
+          return true;
+        }
+      }
+      return false;
     }
   }
 
@@ -79,41 +121,49 @@ final class TimingAudit {
       gaps[i] = calls.get(i + 1).at() - calls.get(i).at();
     }
     boolean[] flagged = flagLongestTenth(gaps);
-    Map<String, long[]> perLabel = new HashMap<>(); // flagged and all reads, first half then second
-    for (int i = 0; i < n; i++) {
-      int half = i < n / 2 ? 0 : 1;
-      for (String label : calls.get(i).reads()) {
-        long[] c = perLabel.computeIfAbsent(label, l -> new long[4]);
-        c[2 * half + 1]++;
-        if (flagged[i]) {
-          c[2 * half]++;
+    double[] splitRho = new double[LAGS];
+    int[] splitLabels = new int[LAGS];
+    double[] truthRho = new double[LAGS];
+    Arrays.fill(truthRho, Double.NaN);
+    int truthLabels = 0;
+    Map<String, Integer> labelsOfKey = new HashMap<>();
+    owner.values().forEach(k -> labelsOfKey.merge(k, 1, Integer::sum));
+    for (int lag = 1; lag <= LAGS; lag++) {
+      // call i's reads against the silence after call i + lag - 1
+      Map<String, long[]> perLabel = new HashMap<>(); // flagged and all reads, first half then second
+      for (int i = 0; i + lag - 1 < n; i++) {
+        int half = i < n / 2 ? 0 : 1;
+        boolean f = flagged[i + lag - 1];
+        for (String label : calls.get(i).reads()) {
+          long[] c = perLabel.computeIfAbsent(label, l -> new long[4]);
+          c[2 * half + 1]++;
+          if (f) {
+            c[2 * half]++;
+          }
         }
       }
-    }
-    List<double[]> halves = new ArrayList<>();
-    for (long[] c : perLabel.values()) {
-      if (c[1] >= 3 && c[3] >= 3) {
-        halves.add(new double[] {(double) c[0] / c[1], (double) c[2] / c[3]});
+      List<double[]> halves = new ArrayList<>();
+      for (long[] c : perLabel.values()) {
+        if (c[1] >= 3 && c[3] >= 3) {
+          halves.add(new double[] {(double) c[0] / c[1], (double) c[2] / c[3]});
+        }
       }
-    }
-    double splitRho = correlation(halves);
-    double truthRho = Double.NaN;
-    int truthLabels = 0;
-    if (!owner.isEmpty()) {
-      Map<String, Integer> labelsOfKey = new HashMap<>();
-      owner.values().forEach(k -> labelsOfKey.merge(k, 1, Integer::sum));
-      List<double[]> pairs = new ArrayList<>();
-      perLabel.forEach((label, c) -> {
-        String key = owner.get(label);
-        double rate = key == null ? 0 : weights.getOrDefault(key, 0.0) / labelsOfKey.get(key);
-        pairs.add(new double[] {(double) (c[0] + c[2]) / (c[1] + c[3]), rate});
-      });
-      truthRho = correlation(pairs);
-      truthLabels = pairs.size();
+      splitRho[lag - 1] = correlation(halves);
+      splitLabels[lag - 1] = halves.size();
+      if (!owner.isEmpty()) {
+        List<double[]> pairs = new ArrayList<>();
+        perLabel.forEach((label, c) -> {
+          String key = owner.get(label);
+          double rate = key == null ? 0 : weights.getOrDefault(key, 0.0) / labelsOfKey.get(key);
+          pairs.add(new double[] {(double) (c[0] + c[2]) / (c[1] + c[3]), rate});
+        });
+        truthRho[lag - 1] = correlation(pairs);
+        truthLabels = pairs.size();
+      }
     }
     long[] sorted = gaps.clone();
     Arrays.sort(sorted);
-    return new Result(calls.size(), sorted[n / 2] / 1e3, sorted[(int) (n * 0.9)] / 1e3, splitRho, halves.size(),
+    return new Result(calls.size(), sorted[n / 2] / 1e3, sorted[(int) (n * 0.9)] / 1e3, splitRho, splitLabels,
         truthRho, truthLabels);
   }
 

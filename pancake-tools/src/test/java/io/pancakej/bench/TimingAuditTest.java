@@ -67,6 +67,11 @@ class TimingAuditTest {
    * 150 us, plus up to 40 us of jitter, plus {@code perReal} ns for each real read in it.
    */
   private Path transcript(String name, long perReal, long seed) throws IOException {
+    return transcript(name, perReal, 1, seed);
+  }
+
+  /** As above, the silence {@code lag - 1} calls later moved by the real reads of a call. */
+  private Path transcript(String name, long perReal, int lag, long seed) throws IOException {
     int labels = KEYS + DUMMIES;
     double[] real = new double[labels];
     double[] fake = new double[labels];
@@ -84,6 +89,7 @@ class TimingAuditTest {
     SplittableRandom rnd = new SplittableRandom(seed);
     Path file = dir.resolve(name);
     long at = 1_000_000;
+    long[] moved = new long[CALLS + lag];
     try (Writer w = Files.newBufferedWriter(file, StandardCharsets.US_ASCII)) {
       for (int c = 0; c < CALLS; c++) {
         int reals = 0;
@@ -94,7 +100,8 @@ class TimingAuditTest {
           w.write("R " + label(i) + " 64 " + at + "\n");
           w.write("W " + label(i) + " 64 " + at + "\n");
         }
-        at += 150_000 + rnd.nextLong(40_000) + perReal * reals;
+        moved[c + lag - 1] += perReal * reals;
+        at += 150_000 + rnd.nextLong(40_000) + moved[c];
       }
     }
     return file;
@@ -136,6 +143,18 @@ class TimingAuditTest {
   }
 
   @Test
+  void silenceTwoCallsLater_isCaught() throws IOException {
+    plan();
+    // answers held back to the next call, or callers waiting on the core, moved the leak there
+    TimingAudit.Result t = TimingAudit.of(transcript("later.trace", -4_000, 2, 4), 0, owner, weights);
+    assertNotNull(t);
+    assertTrue(Math.abs(t.truthZ(1)) < 4, "lag 1 should be clean here: " + t);
+    assertEquals(2, t.strongestLag(), t.toString());
+    assertTrue(t.truthZ(2) < -2 * TimingAudit.LEAK_Z, "the attack missed a leak one call later: " + t);
+    assertTrue(t.leaks(), t.toString());
+  }
+
+  @Test
   void silenceOfTheClockAlone_passes() throws IOException {
     plan();
     for (long seed = 1; seed <= 3; seed++) {
@@ -143,7 +162,9 @@ class TimingAuditTest {
       assertNotNull(t);
       System.out.printf("timing audit, clean transcript %d: truth z %.1f, split-half z %.1f%n", seed, t.truthZ(),
           t.splitHalfZ());
-      assertTrue(Math.abs(t.truthZ()) < 4 && Math.abs(t.splitHalfZ()) < 4, t.toString());
+      for (int lag = 1; lag <= TimingAudit.LAGS; lag++) {
+        assertTrue(Math.abs(t.truthZ(lag)) < 4 && Math.abs(t.splitHalfZ(lag)) < 4, "lag " + lag + ": " + t);
+      }
       assertFalse(t.leaks(), t.toString());
     }
   }
