@@ -39,7 +39,8 @@ final class TimingAudit {
   /**
    * |z| above this is reported as a leak (against the ground truth either sign is one; across halves
    * only a positive correlation is): twenty one-thread default-path runs, which show at most a
-   * trace, gave -1.1 to 3.3; 8-thread runs, which leak, 7 to 12 in results/timing/wake-contention.
+   * trace, gave -1.1 to 3.3 at lag 1 (six more stayed within 1.6 at lags 2 and 3); 8-thread runs,
+   * which leak, 7 to 12 in results/timing/wake-contention.
    */
   static final double LEAK_Z = 5;
 
@@ -49,7 +50,7 @@ final class TimingAudit {
   /**
    * What the attack found, per lag (index 0: the silence right after a call; 1 and 2: after the
    * next call and the one after, which a call can still move through the work it leaves behind);
-   * {@code truthRho} is NaN without a ground truth.
+   * {@code truthRhos} are NaN without a ground truth.
    */
   record Result(int calls, double gapMedianMicros, double gapP90Micros, double[] splitHalfRhos, int[] splitHalfLabels,
       double[] truthRhos, int truthLabels) {
