@@ -33,13 +33,14 @@ import org.apache.commons.math3.stat.correlation.SpearmansCorrelation;
  * Both are reported as z = rho x sqrt(labels - 1), about standard normal without a leak, for the
  * silence right after a call and for the next two: a call can also move a later one (answers held
  * back until the next call, or callers that wait on the core for their answers, moved the leak
- * there: results/timing/wake-contention).
+ * there: results/timing/wake-contention). Not scored yet: the silence before a call (its own
+ * lateness), which a review found to carry its real accesses by a few hundred nanoseconds.
  */
 final class TimingAudit {
   /**
    * |z| above this is reported as a leak (against the ground truth either sign is one; across halves
-   * only a positive correlation is): twenty one-thread default-path runs, which show at most a
-   * trace, gave -1.1 to 3.3 at lag 1 (six more stayed within 1.6 at lags 2 and 3); 8-thread runs,
+   * only a positive correlation is): twenty one-thread default-path runs, whose silences after a
+   * call show at most a trace, gave -1.1 to 3.3 at lag 1 (six more stayed within 1.6 at lags 2 and 3); 8-thread runs,
    * which leak, 7 to 12 in results/timing/wake-contention.
    */
   static final double LEAK_Z = 5;
