@@ -78,8 +78,7 @@ final class Emitter implements AutoCloseable {
       ticks++;
       long now = clock.nanoTime();
       long served = runner.servingNanos();
-      // the wait for the call's release time is not work: the levels see the tick's work alone
-      rate.onTick(now, requests.getAsLong(), missed, now - next - runner.lastReleaseWaitNanos(), served - servedBefore);
+      rate.onTick(now, requests.getAsLong(), missed, now - next, served - servedBefore);
       servedBefore = served;
       long period = (long) (1e9 / rate.ticksPerSecond());
       // the next point of the global grid after now (a late tick's point is not sent late: skipped)
