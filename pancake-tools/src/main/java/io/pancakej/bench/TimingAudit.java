@@ -34,8 +34,7 @@ import org.apache.commons.math3.stat.correlation.SpearmansCorrelation;
  * silence right after a call and for the next two: a call can also move a later one (answers held
  * back until the next call, or callers that wait on the core for their answers, moved the leak
  * there: results/timing/wake-contention). Not scored yet: the silence before a call (its own
- * lateness, which carried its real accesses by a few hundred nanoseconds until each call waited
- * for a fixed release time), nor a continuous score of the gaps, which a review found stronger.
+ * lateness, which carries its real accesses by a few hundred nanoseconds), nor a continuous score of the gaps, which a review found stronger.
  */
 final class TimingAudit {
   /**
