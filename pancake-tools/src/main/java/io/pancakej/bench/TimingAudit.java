@@ -90,6 +90,14 @@ final class TimingAudit {
       return best;
     }
 
+    /** The scores by lag, readable in an assertion message (a record prints its arrays as references). */
+    @Override
+    public String toString() {
+      return String.format(java.util.Locale.ROOT, "Result[calls=%d, gap median %.1f us, p90 %.1f us, split-half rho %s"
+          + " over %s labels, ground-truth rho %s over %d labels]", calls, gapMedianMicros, gapP90Micros,
+          Arrays.toString(splitHalfRhos), Arrays.toString(splitHalfLabels), Arrays.toString(truthRhos), truthLabels);
+    }
+
     /** Either sign leaks: a silence shorter after real accesses tells them apart as well as a longer one. */
     boolean leaks() {
       for (int lag = 1; lag <= LAGS; lag++) {
@@ -170,7 +178,7 @@ final class TimingAudit {
   }
 
   /** Each gap longer than the 90th percentile of its tenth of the run. */
-  static boolean[] flagLongestTenth(long[] gaps) {
+  private static boolean[] flagLongestTenth(long[] gaps) {
     boolean[] flagged = new boolean[gaps.length];
     int segment = Math.max(1, gaps.length / 10);
     for (int from = 0; from < gaps.length; from += segment) {
