@@ -78,7 +78,8 @@ final class Emitter implements AutoCloseable {
       ticks++;
       long now = clock.nanoTime();
       long served = runner.servingNanos();
-      rate.onTick(now, requests.getAsLong(), missed, now - next, served - servedBefore);
+      // the wait for the call's release time is not work: the levels see the tick's work alone
+      rate.onTick(now, requests.getAsLong(), missed, now - next - runner.lastReleaseWaitNanos(), served - servedBefore);
       servedBefore = served;
       long period = (long) (1e9 / rate.ticksPerSecond());
       // the next point of the global grid after now (a late tick's point is not sent late: skipped)

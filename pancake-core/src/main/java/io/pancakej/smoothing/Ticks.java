@@ -5,6 +5,11 @@ interface Ticks {
   /** Sends a tick of {@code batches} batches (returns once its call is back). */
   void send(int batches);
 
+  /** How long the last tick waited, idle, for its call's release time (not busy time). */
+  default long lastReleaseWaitNanos() {
+    return 0;
+  }
+
   /** Nanoseconds the serving thread has spent on ticks so far. */
   long servingNanos();
 }

@@ -47,6 +47,14 @@ public final class TracingStore extends ForwardingStore {
     }
   }
 
+  /**
+   * The {@link System#nanoTime()} reading the trace's timestamps count from, to line the trace up
+   * with the application's own events.
+   */
+  public long originNanos() {
+    return startNanos;
+  }
+
   @Override
   public List<byte[]> multiGet(List<byte[]> keys) {
     long at = System.nanoTime() - startNanos;
