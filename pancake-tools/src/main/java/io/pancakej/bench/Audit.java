@@ -285,20 +285,20 @@ public final class Audit implements Callable<Integer> {
       out.println("timing       no timestamps (or fewer than 20 calls that read): nothing to time");
       return;
     }
-    out.printf(Locale.ROOT, "timing       %d calls, silence after a call median %.1f us, p90 %.1f us; per label, the share of"
-        + " reads in calls before the longest tenth of the silences:%n", t.calls(), t.gapMedianMicros(), t.gapP90Micros());
-    String halves = Double.isNaN(t.splitHalfRho()) ? "split halves: too few labels read 3 times in each half"
-        : String.format(Locale.ROOT, "split halves rank correlation %.3f (z = %.1f, %d labels)", t.splitHalfRho(),
-            t.splitHalfZ(), t.splitHalfLabels()[0]);
-    int lag = t.strongestLag();
-    out.printf(Locale.ROOT, "             %s%s%n", halves, Double.isNaN(t.truthRho()) ? "" : String.format(Locale.ROOT,
-            "; against each label's real-access rate (ground truth) %.3f (z = %.1f, %d labels)%s", t.truthRho(),
-            t.truthZ(), t.truthLabels(), lag == 1 ? "" : String.format(Locale.ROOT,
-                "; strongest at lag %d (the silence %d call(s) later): %.3f (z = %.1f)", lag, lag - 1,
-                t.truthRhos()[lag - 1], t.truthZ(lag))));
+    out.printf(Locale.ROOT, "timing       %d calls, silence after a call median %.1f us, p90 %.1f us; per label, the mean over"
+        + " the calls that read it of:%n", t.calls(), t.gapMedianMicros(), t.gapP90Micros());
+    for (TimingAudit.Score s : t.scores()) {
+      String halves = Double.isNaN(s.splitHalfRho()) ? "split halves: too few labels read 3 times in each half"
+          : String.format(Locale.ROOT, "split halves %.3f (z = %.1f, %d labels)", s.splitHalfRho(), s.splitHalfZ(),
+              s.splitHalfLabels());
+      out.printf(Locale.ROOT, "             %-52s %s%s%n", s.name(), halves, Double.isNaN(s.truthRho()) ? ""
+          : String.format(Locale.ROOT, "; against each label's real-access rate (ground truth) %.3f (z = %.1f, %d labels)",
+              s.truthRho(), s.truthZ(), s.truthLabels()));
+    }
     if (t.leaks()) {
-      out.printf(Locale.ROOT, "timing       LEAKS: the silence after a call follows the real accesses in it (|z| > %.0f;"
-          + " docs/security.md, \"The callers a tick wakes\")%n", TimingAudit.LEAK_Z);
+      out.printf(Locale.ROOT, "timing       LEAKS: the %s follows the real accesses in a call (|z| > %.0f;"
+          + " docs/security.md, \"The callers a tick wakes\", \"The work before a call\")%n",
+          t.strongest().silence(), TimingAudit.LEAK_Z);
     } else {
       out.printf(Locale.ROOT, "timing       no timing leak detected (|z| <= %.0f)%n", TimingAudit.LEAK_Z);
     }
