@@ -50,9 +50,6 @@ final class TickRunner implements Ticks {
   private final ExecutorService server;
   /** The serving thread's queue: the ticks handed over and not served yet. */
   private final LinkedBlockingQueue<Runnable> toServe = new LinkedBlockingQueue<>();
-  /** When the last tick was sent, and how long after the one before it (the emitter's clock). */
-  private long lastSent = Long.MIN_VALUE;
-  private volatile long sendInterval = Long.MAX_VALUE;
   private volatile Thread serverThread;
   /** Sealed write-backs not sent yet, in tick order (at most two). */
   private final ArrayDeque<Prepared> owed = new ArrayDeque<>();
@@ -212,9 +209,6 @@ final class TickRunner implements Ticks {
         shortestIssueDelay = Math.min(shortestIssueDelay, System.nanoTime() - start);
       }
       releaseWait = wait;
-      long sent = proxy.clock.nanoTime();
-      sendInterval = lastSent == Long.MIN_VALUE ? Long.MAX_VALUE : sent - lastSent;
-      lastSent = sent;
       // sent now, its reply read by the serving thread: the next tick may leave before it is back
       KvStore.PendingReply reply = proxy.store.sendPutGet(writeLabels, writeValues, labels);
       Request[] dequeued = served;
@@ -227,7 +221,11 @@ final class TickRunner implements Ticks {
         } catch (Throwable e) {
           serve.completeExceptionally(e);
         }
-        awaitNextTick();
+        // then the thread parks in its executor's queue until the next tick is handed over: a
+        // serving thread that waited on its core instead (yielding, 2026-11-26 to 11-28) kept both
+        // cores busy, so the callers it had just woken took the emitter's core at its next grid
+        // point, and the silence after a call followed how many requests the call answered
+        // (results/timing/serving-parks: at 8 threads on RocksDB z 13-15 with the wait, 3-5 without)
       });
       handedOver = true;
       beforePrevious = previous;
@@ -310,29 +308,6 @@ final class TickRunner implements Ticks {
       finishDue = true;
     }
   }
-
-  /**
-   * After a tick's serving (serving thread), while ticks come at least every {@link #HOT_PERIOD}:
-   * yields the core until the next tick's results are handed over, for at most the interval
-   * between the last two ticks, instead of parking. On this machine's virtual cores a parked
-   * thread's wake-up was the slow part of the hand-over: a core left idle has to be woken too
-   * (docs/results/timing.md, fifteenth pass). A yield hands the core to any thread that wants it
-   * (a woken caller, the store); at idle, when ticks come further apart, the thread parks. The
-   * wait is not counted as serving time, and it depends only on when ticks were sent.
-   */
-  private void awaitNextTick() {
-    long interval = sendInterval;
-    if (interval > HOT_PERIOD) {
-      return;
-    }
-    long start = proxy.clock.nanoTime();
-    while (toServe.isEmpty() && !server.isShutdown() && proxy.clock.nanoTime() - start < interval) {
-      proxy.clock.pause();
-    }
-  }
-
-  /** Ticks this close together keep the serving thread waiting for the next one on the core. */
-  static final long HOT_PERIOD = TimeUnit.MICROSECONDS.toNanos(500);
 
   /**
    * Takes the write-backs tick {@code tick}'s call carries (those of ticks up to {@code tick - 2}),
