@@ -41,10 +41,12 @@ import org.apache.commons.math3.stat.correlation.SpearmansCorrelation;
 final class TimingAudit {
   /**
    * |z| above this is reported as a leak (against the ground truth either sign is one; across halves
-   * only a positive correlation is): twenty one-thread default-path runs, whose silences after a
-   * call show at most a trace, gave -1.1 to 3.3 at lag 1 (six more stayed within 1.6 at lags 2 and 3); 8-thread runs,
-   * which leak, 7 to 12 in results/timing/wake-contention. Seven scores at 5 standard deviations
-   * raise a false alarm about once in 10^5 clean transcripts.
+   * only a positive correlation is). With the top-tenth flag at lag 1, twenty one-thread
+   * default-path runs gave -1.1 to 3.3 and 8-thread runs 7 to 12 (results/timing/wake-contention);
+   * the rank of the silence after a call, a stronger score, finds the one-thread default path's weak
+   * leak at +1 to +7 a run (results/timing/serving-parks). Seven scores at 5 standard deviations
+   * would raise a false alarm fewer than once in 10^5 clean transcripts if they were independent
+   * normals.
    */
   static final double LEAK_Z = 5;
 
