@@ -140,8 +140,8 @@ final class TickRunner implements Ticks {
    * queue polls, replica draws, labels) is longer the more of its slots are real, and a call sent
    * when the build ends left about 220 ns later per real access, enough for a store with a fine
    * clock to tell real from fake accesses (results/timing/wake-contention/review). A build of a few
-   * microseconds then waits, spinning, for the rest; 3-5 % of the default path's ticks take longer
-   * (a stall, a collection) and leave when their build ends. Measured on the default path: the
+   * microseconds then waits, spinning, for the rest; a build that outlasts it (a stall, a
+   * collection) leaves when it ends. Measured on the default path: the
    * per-real-access effect went from +281 ns (z 11.3) to -14 ns (z -0.7).
    */
   static final long RELEASE_NANOS = TimeUnit.MICROSECONDS.toNanos(20);

@@ -2,7 +2,7 @@ package io.pancakej.smoothing;
 
 /** What the emitter drives: sending a tick, and how long the serving of ticks has taken so far. */
 interface Ticks {
-  /** Sends a tick of {@code batches} batches (returns once its call is back). */
+  /** Sends a tick of {@code batches} batches (returns once its call is sent). */
   void send(int batches);
 
   /** How long the last tick waited, idle, for its call's release time (not busy time). */
