@@ -134,8 +134,7 @@ class TimingAuditTest {
   @Test
   void silenceThatFollowsRealAccesses_isCaught() throws IOException {
     plan();
-    TimingAudit.Result t = TimingAudit.of(transcript("leaky.trace", 4_000, 1), 0, owner, weights);
-    assertNotNull(t);
+    TimingAudit.Result t = attack(transcript("leaky.trace", 4_000, 1));
     TimingAudit.Score flag = t.score(TimingAudit.Feature.LONGEST_TENTH, 1);
     System.out.printf("timing audit, leaking transcript: %s%n", flag);
     assertTrue(flag.truthZ() > 2 * TimingAudit.LEAK_Z, "the ground-truth attack missed a 4-us-per-real-access leak: " + t);
@@ -147,8 +146,7 @@ class TimingAuditTest {
   void silenceThatShrinksWithRealAccesses_isCaughtToo() throws IOException {
     plan();
     // one thread keeping requests in flight gave this sign (results/timing/wake-contention)
-    TimingAudit.Result t = TimingAudit.of(transcript("shrinking.trace", -4_000, 3), 0, owner, weights);
-    assertNotNull(t);
+    TimingAudit.Result t = attack(transcript("shrinking.trace", -4_000, 3));
     assertTrue(t.score(TimingAudit.Feature.LONGEST_TENTH, 1).truthZ() < -2 * TimingAudit.LEAK_Z,
         "the attack missed a silence that shrinks with real accesses: " + t);
     assertTrue(t.leaks(), t.toString());
@@ -158,8 +156,7 @@ class TimingAuditTest {
   void silenceTwoCallsLater_isCaught() throws IOException {
     plan();
     // answers held back to the next call, or callers waiting on the core, moved the leak there
-    TimingAudit.Result t = TimingAudit.of(transcript("later.trace", -4_000, 2, 4), 0, owner, weights);
-    assertNotNull(t);
+    TimingAudit.Result t = attack(transcript("later.trace", -4_000, 2, 4));
     assertTrue(Math.abs(t.score(TimingAudit.Feature.LONGEST_TENTH, 1).truthZ()) < 4, "lag 1 should be clean here: " + t);
     assertEquals(2, t.strongest().lag(), t.toString());
     assertTrue(t.score(TimingAudit.Feature.LONGEST_TENTH, 2).truthZ() < -2 * TimingAudit.LEAK_Z,
@@ -179,8 +176,7 @@ class TimingAuditTest {
   @Test
   void callThatLeavesLateWithItsRealAccesses_isCaughtByTheSilenceBeforeIt() throws IOException {
     plan();
-    TimingAudit.Result t = TimingAudit.of(transcript("late.trace", 1_500, 1, 1_500, 6), 0, owner, weights);
-    assertNotNull(t);
+    TimingAudit.Result t = attack(transcript("late.trace", 1_500, 1, 1_500, 6));
     TimingAudit.Score before = t.score(TimingAudit.Feature.RANK, 0);
     System.out.printf("timing audit, a call's own lateness: %s%n", before);
     assertTrue(before.truthZ() > 2 * TimingAudit.LEAK_Z, "the rank of the silence before a call missed it: " + t);
@@ -195,8 +191,7 @@ class TimingAuditTest {
   void silenceOfTheClockAlone_passes() throws IOException {
     plan();
     for (long seed = 1; seed <= 3; seed++) {
-      TimingAudit.Result t = TimingAudit.of(transcript("clean" + seed + ".trace", 0, seed), 0, owner, weights);
-      assertNotNull(t);
+      TimingAudit.Result t = attack(transcript("clean" + seed + ".trace", 0, seed));
       System.out.printf("timing audit, clean transcript %d: strongest %s%n", seed, t.strongest());
       assertEquals(TimingAudit.LAGS + TimingAudit.LAGS + 1, t.scores().size(), t.toString());
       for (TimingAudit.Score s : t.scores()) {
@@ -204,6 +199,13 @@ class TimingAuditTest {
       }
       assertFalse(t.leaks(), t.toString());
     }
+  }
+
+  /** The attack on {@code trace} with the plan's ground truth (a transcript with timestamps: never null). */
+  private TimingAudit.Result attack(Path trace) throws IOException {
+    TimingAudit.Result t = TimingAudit.of(trace, 0, owner, weights);
+    assertNotNull(t);
+    return t;
   }
 
   /** {@code bin/audit --scheme insecure} of {@code trace} under the plan's weights (exit code 0 asserted). */
