@@ -60,6 +60,11 @@ public final class PancakeConfig {
    */
   public static final String TICK_BATCHES_MAX_PROPERTY = "pancake.tick.batches.max";
   public static final int DEFAULT_TICK_BATCHES_MAX = 64;
+  /**
+   * A CPU the emitter gets to itself (Linux; off by default): every other thread of this process is
+   * moved off it at open and back at close (docs/security.md, "The callers a tick wakes").
+   */
+  public static final String EMITTER_CPU_PROPERTY = "pancake.emitter.cpu";
   /** Seconds between checkpoints of the proxy state (taken on this schedule whether or not anything was written). */
   public static final String CHECKPOINT_INTERVAL_PROPERTY = "pancake.checkpoint.interval";
   public static final double DEFAULT_CHECKPOINT_INTERVAL = 10.0;
@@ -108,6 +113,7 @@ public final class PancakeConfig {
   private final double pacerRate;
   private final double tickRateMax;
   private final int tickBatchesMax;
+  private final int emitterCpu;
   private final java.time.Duration checkpointInterval;
   private final Long seed;
   private final long aeadEpochBudget;
@@ -135,6 +141,7 @@ public final class PancakeConfig {
     this.pacerRate = b.pacerRate;
     this.tickRateMax = b.tickRateMax;
     this.tickBatchesMax = b.tickBatchesMax;
+    this.emitterCpu = b.emitterCpu;
     this.checkpointInterval = b.checkpointInterval;
     this.seed = b.seed;
     this.aeadEpochBudget = b.aeadEpochBudget;
@@ -229,6 +236,11 @@ public final class PancakeConfig {
   /** Most batches per tick. */
   public int tickBatchesMax() {
     return tickBatchesMax;
+  }
+
+  /** The CPU the emitter has to itself, or -1 (the default: none). */
+  public int emitterCpu() {
+    return emitterCpu;
   }
 
   /** Time between scheduled checkpoints. */
@@ -329,6 +341,7 @@ public final class PancakeConfig {
     private double pacerRate = DEFAULT_PACER_RATE;
     private double tickRateMax = DEFAULT_TICK_RATE_MAX;
     private int tickBatchesMax = DEFAULT_TICK_BATCHES_MAX;
+    private int emitterCpu = -1;
     private java.time.Duration checkpointInterval =
         java.time.Duration.ofNanos((long) (DEFAULT_CHECKPOINT_INTERVAL * 1e9));
     private Long seed;
@@ -363,6 +376,7 @@ public final class PancakeConfig {
       pacerRate(PropertyReader.doubleValue(props, PACER_RATE_PROPERTY, pacerRate));
       tickRateMax(PropertyReader.doubleValue(props, TICK_RATE_MAX_PROPERTY, tickRateMax));
       tickBatchesMax(PropertyReader.intValue(props, TICK_BATCHES_MAX_PROPERTY, tickBatchesMax));
+      emitterCpu(PropertyReader.intValue(props, EMITTER_CPU_PROPERTY, emitterCpu));
       double interval = PropertyReader.doubleValue(props, CHECKPOINT_INTERVAL_PROPERTY,
           checkpointInterval.toNanos() / 1e9, 0.01, 86_400);
       checkpointInterval(java.time.Duration.ofNanos((long) (interval * 1e9)));
@@ -415,6 +429,20 @@ public final class PancakeConfig {
         throw new ConfigException(TICK_BATCHES_MAX_PROPERTY + " must be between 1 and 1024, got " + batches);
       }
       this.tickBatchesMax = batches;
+      return this;
+    }
+
+    /**
+     * Gives the emitter CPU {@code cpu} to itself (-1, the default: no CPU of its own). Open moves
+     * every other thread of this process off that CPU, and close moves them back; threads started
+     * meanwhile inherit the rest. Other processes (a Redis server on the same machine) are not
+     * moved. Needs Linux's {@code taskset} and a process allowed at least two CPUs, else open fails.
+     */
+    public Builder emitterCpu(int cpu) {
+      if (cpu < -1 || cpu > 4095) {
+        throw new ConfigException(EMITTER_CPU_PROPERTY + " must be a CPU number (0, 1, ...) or -1 for none, got " + cpu);
+      }
+      this.emitterCpu = cpu;
       return this;
     }
 

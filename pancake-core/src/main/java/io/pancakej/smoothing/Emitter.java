@@ -1,5 +1,8 @@
 package io.pancakej.smoothing;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -28,17 +31,52 @@ final class Emitter implements AutoCloseable {
   private volatile boolean running = true;
   private volatile long late;
   private volatile long ticks;
+  /** The CPU the emitter has to itself, or -1. */
+  private final int cpu;
+  /** The emitter's Linux thread id, published by its thread before its clock starts (pinned emitters). */
+  private final CompletableFuture<Long> threadId = new CompletableFuture<>();
+  private final CountDownLatch go = new CountDownLatch(1);
+  /** The CPUs this process had before the emitter took one, restored at close (null if none taken). */
+  private String cpusBefore;
 
   Emitter(Ticks runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads, Clock clock) {
+    this(runner, rate, requests, threads, clock, -1);
+  }
+
+  Emitter(Ticks runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads, Clock clock, int cpu) {
     this.runner = runner;
     this.clock = clock;
     this.rate = rate;
     this.requests = requests;
     this.thread = threads.newThread(this::loop);
+    this.cpu = cpu;
+  }
+
+  /**
+   * Gives the emitter its CPU, if it has one ({@link CorePinning}): its thread starts and waits for
+   * {@link #start}. Called before any other proxy thread starts, so none is created by a thread
+   * on that CPU; if it fails, the thread has ended and nothing was moved.
+   */
+  void takeCpu() {
+    if (cpu < 0) {
+      return;
+    }
+    thread.start();
+    try {
+      cpusBefore = CorePinning.reserve(cpu, threadId.join());
+    } catch (RuntimeException e) {
+      running = false;
+      go.countDown();
+      join();
+      throw e instanceof CompletionException && e.getCause() instanceof RuntimeException r ? r : e;
+    }
   }
 
   void start() {
-    thread.start();
+    if (cpu < 0) {
+      thread.start();
+    }
+    go.countDown();
   }
 
   /** True on the emitter's own thread (where a merge function runs). */
@@ -61,6 +99,17 @@ final class Emitter implements AutoCloseable {
   }
 
   private void loop() {
+    if (cpu >= 0) {
+      try {
+        threadId.complete(CorePinning.currentThreadId());
+        go.await();
+      } catch (RuntimeException e) {
+        threadId.completeExceptionally(e);
+        return;
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
     long origin = clock.nanoTime();
     long next = origin;
     int missed = 0;
@@ -117,7 +166,16 @@ final class Emitter implements AutoCloseable {
   @Override
   public void close() {
     running = false;
+    go.countDown();
     LockSupport.unpark(thread);
+    join();
+    if (cpusBefore != null) {
+      CorePinning.release(cpusBefore); // the other threads may use that CPU again
+      cpusBefore = null;
+    }
+  }
+
+  private void join() {
     try {
       thread.join(TimeUnit.SECONDS.toMillis(30));
     } catch (InterruptedException e) {

@@ -112,7 +112,7 @@ final class Proxy implements Engine {
     this.random = randomSource(config.seed());
     this.emitter = new Emitter(runner, new EmissionRate(config.pacerRate(), config.tickRateMax(),
         config.tickBatchesMax(), batchSize, Emitter.WINDOW_NANOS), requests.count::sum, threads(config, "pancake-emitter"),
-        clock);
+        clock, config.emitterCpu());
     this.transitions = new Transitions(this, Integer.highestOneBit(config.tickBatchesMax()), estimateSamples,
         estimateSource);
     this.estimator = config.adapt()
@@ -214,8 +214,15 @@ final class Proxy implements Engine {
 
   /** Starts what {@link #close} stops: the log writer, pending swaps, the clock, the estimator, checkpoints. */
   void start() {
-    log.start();
-    transitions.finishBeforeServing();
+    emitter.takeCpu(); // first: every thread started after it stays off the emitter's CPU
+    try {
+      log.start();
+      transitions.finishBeforeServing();
+      runner.startServingThread();
+    } catch (RuntimeException e) {
+      emitter.close(); // its thread ends, and the other threads get the CPU back
+      throw e;
+    }
     emitter.start();
     if (estimator != null) {
       estimator.start();

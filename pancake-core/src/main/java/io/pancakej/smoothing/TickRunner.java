@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -47,7 +46,7 @@ final class TickRunner implements Ticks {
   private final Proxy proxy;
   final TickServing serving;
   /** The serving thread: one tick's serving at a time, in tick order. */
-  private final ExecutorService server;
+  private final ThreadPoolExecutor server;
   /** The serving thread's queue: the ticks handed over and not served yet. */
   private final LinkedBlockingQueue<Runnable> toServe = new LinkedBlockingQueue<>();
   private volatile Thread serverThread;
@@ -81,6 +80,14 @@ final class TickRunner implements Ticks {
   @Override
   public long servingNanos() {
     return servingNanos;
+  }
+
+  /**
+   * Starts the serving thread now, on the opening thread: created by the executor at the emitter's
+   * first tick instead, it would inherit the emitter's CPU ({@link CorePinning}).
+   */
+  void startServingThread() {
+    server.prestartCoreThread();
   }
 
   /** The serving thread (null before the first tick). */
