@@ -61,10 +61,16 @@ public final class PancakeConfig {
   public static final String TICK_BATCHES_MAX_PROPERTY = "pancake.tick.batches.max";
   public static final int DEFAULT_TICK_BATCHES_MAX = 64;
   /**
-   * A CPU the emitter gets to itself (Linux; off by default): every other thread of this process is
-   * moved off it at open and back at close (docs/security.md, "The callers a tick wakes").
+   * The CPU the emitter gets to itself: {@code auto} (the default: the highest CPU this process may
+   * use, when it may use two or more and runs on Linux with {@code taskset}), {@code none}, or a CPU
+   * number. Every other thread of this process is moved off it at open and back at close
+   * (docs/security.md, "The callers a tick wakes").
    */
   public static final String EMITTER_CPU_PROPERTY = "pancake.emitter.cpu";
+  /** {@link Builder#emitterCpu}: the highest CPU this process may use, if it may use two or more. */
+  public static final int EMITTER_CPU_AUTO = -2;
+  /** {@link Builder#emitterCpu}: no CPU of its own. */
+  public static final int EMITTER_CPU_NONE = -1;
   /** Seconds between checkpoints of the proxy state (taken on this schedule whether or not anything was written). */
   public static final String CHECKPOINT_INTERVAL_PROPERTY = "pancake.checkpoint.interval";
   public static final double DEFAULT_CHECKPOINT_INTERVAL = 10.0;
@@ -238,7 +244,7 @@ public final class PancakeConfig {
     return tickBatchesMax;
   }
 
-  /** The CPU the emitter has to itself, or -1 (the default: none). */
+  /** The CPU the emitter has to itself, {@link #EMITTER_CPU_AUTO} (the default) or {@link #EMITTER_CPU_NONE}. */
   public int emitterCpu() {
     return emitterCpu;
   }
@@ -341,7 +347,7 @@ public final class PancakeConfig {
     private double pacerRate = DEFAULT_PACER_RATE;
     private double tickRateMax = DEFAULT_TICK_RATE_MAX;
     private int tickBatchesMax = DEFAULT_TICK_BATCHES_MAX;
-    private int emitterCpu = -1;
+    private int emitterCpu = EMITTER_CPU_AUTO;
     private java.time.Duration checkpointInterval =
         java.time.Duration.ofNanos((long) (DEFAULT_CHECKPOINT_INTERVAL * 1e9));
     private Long seed;
@@ -376,7 +382,21 @@ public final class PancakeConfig {
       pacerRate(PropertyReader.doubleValue(props, PACER_RATE_PROPERTY, pacerRate));
       tickRateMax(PropertyReader.doubleValue(props, TICK_RATE_MAX_PROPERTY, tickRateMax));
       tickBatchesMax(PropertyReader.intValue(props, TICK_BATCHES_MAX_PROPERTY, tickBatchesMax));
-      emitterCpu(PropertyReader.intValue(props, EMITTER_CPU_PROPERTY, emitterCpu));
+      String cpu = PropertyReader.string(props, EMITTER_CPU_PROPERTY, null);
+      if (cpu != null) {
+        String c = cpu.trim();
+        if (c.equals("auto")) {
+          emitterCpu(EMITTER_CPU_AUTO);
+        } else if (c.equals("none")) {
+          emitterCpu(EMITTER_CPU_NONE);
+        } else {
+          try {
+            emitterCpu(Integer.parseInt(c));
+          } catch (NumberFormatException e) {
+            throw new ConfigException(EMITTER_CPU_PROPERTY + " must be a CPU number (0, 1, ...), auto or none, got " + cpu);
+          }
+        }
+      }
       double interval = PropertyReader.doubleValue(props, CHECKPOINT_INTERVAL_PROPERTY,
           checkpointInterval.toNanos() / 1e9, 0.01, 86_400);
       checkpointInterval(java.time.Duration.ofNanos((long) (interval * 1e9)));
@@ -433,14 +453,17 @@ public final class PancakeConfig {
     }
 
     /**
-     * Gives the emitter CPU {@code cpu} to itself (-1, the default: no CPU of its own). Open moves
-     * every other thread of this process off that CPU, and close moves them back; threads started
-     * meanwhile inherit the rest. Other processes (a Redis server on the same machine) are not
-     * moved. Needs Linux's {@code taskset} and a process allowed at least two CPUs, else open fails.
+     * Gives the emitter CPU {@code cpu} to itself; {@link #EMITTER_CPU_AUTO} (the default) picks the
+     * highest CPU this process may use and no other proxy of it holds, and {@link #EMITTER_CPU_NONE}
+     * gives it none. Open moves every other thread of this process off that CPU, and close moves
+     * them back; threads started meanwhile inherit the rest. Other processes (a Redis server on the
+     * same machine) are not moved. Needs Linux's {@code taskset} and a process that may use at
+     * least two CPUs: an explicit CPU fails the open without them, {@code auto} then runs without
+     * one and logs a warning (the timing of calls then shows how many callers a tick woke).
      */
     public Builder emitterCpu(int cpu) {
-      if (cpu < -1 || cpu > 4095) {
-        throw new ConfigException(EMITTER_CPU_PROPERTY + " must be a CPU number (0, 1, ...) or -1 for none, got " + cpu);
+      if (cpu < EMITTER_CPU_AUTO || cpu > 4095) {
+        throw new ConfigException(EMITTER_CPU_PROPERTY + " must be a CPU number (0, 1, ...), auto or none, got " + cpu);
       }
       this.emitterCpu = cpu;
       return this;

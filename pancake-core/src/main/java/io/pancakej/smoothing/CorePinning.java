@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.pancakej.PancakeConfig;
@@ -56,35 +58,130 @@ final class CorePinning {
     throw failure(status + " has no Cpus_allowed_list");
   }
 
-  /**
-   * Moves every thread of this process off {@code cpu} and thread {@code tid} onto it; returns the
-   * CPUs the process had, for {@link #release}.
-   */
-  static String reserve(int cpu, long tid) {
-    String before = allowedCpus();
-    BitSet cpus = parse(before);
-    if (!cpus.get(cpu)) {
-      throw failure("CPU " + cpu + " is not one this process may run on (" + before + ")");
-    }
-    if (cpus.cardinality() < 2) {
-      throw failure("the process may run on CPU " + before + " only: the emitter needs a CPU of its own and one for"
-          + " the rest");
-    }
-    BitSet rest = (BitSet) cpus.clone();
-    rest.clear(cpu);
-    long pid = ProcessHandle.current().pid();
-    taskset("-a", "-p", "-c", format(rest), Long.toString(pid));
-    taskset("-p", "-c", Integer.toString(cpu), Long.toString(tid));
-    String now = allowedCpus(tid);
-    if (!parse(now).equals(single(cpu))) {
-      throw failure("thread " + tid + " may still run on CPUs " + now);
-    }
-    return before;
+  /** True on an emitter thread that holds a CPU (set by that thread once it holds it). */
+  private static final ThreadLocal<Boolean> HOLDER = ThreadLocal.withInitial(() -> Boolean.FALSE);
+
+  /** Marks the current thread as one that holds a CPU. */
+  static void markHolder() {
+    HOLDER.set(Boolean.TRUE);
   }
 
-  /** Lets every thread of this process run on {@code cpus} again. */
-  static void release(String cpus) {
-    taskset("-a", "-p", "-c", cpus, Long.toString(ProcessHandle.current().pid()));
+  /**
+   * Whether the current thread holds a CPU: it hands no work to a thread pool, whose new threads
+   * would inherit its CPU.
+   */
+  static boolean isHolder() {
+    return HOLDER.get();
+  }
+
+  /** The CPUs the process had before its first reservation (null while none is held). */
+  private static String original;
+  /** The emitters holding a CPU: thread id to CPU. */
+  private static final Map<Long, Integer> held = new LinkedHashMap<>();
+
+  /**
+   * Moves every thread of this process off {@code cpu} and thread {@code tid} onto it (a CPU no
+   * other emitter of this process holds), keeping one CPU at least for the rest.
+   */
+  static void reserve(int cpu, long tid) {
+    synchronized (held) {
+      BitSet free = free();
+      if (!free.get(cpu)) {
+        throw failure("CPU " + cpu + " is not one this process may run on (" + allowed() + ")"
+            + (held.containsValue(cpu) ? ": another proxy's emitter holds it" : ""));
+      }
+      if (free.cardinality() < 2) {
+        throw failure("the process may run on CPUs " + allowed() + " only, "
+            + (held.isEmpty() ? "" : held.size() + " of them held by other emitters, ")
+            + "and the emitter needs a CPU of its own and one for the rest");
+      }
+      hold(cpu, tid);
+    }
+  }
+
+  /**
+   * {@link #reserve}s the highest CPU this process may use that no other emitter holds, if it may
+   * then still use another; returns it, or -1 with the reason in {@code why[0]}.
+   */
+  static int reserveAny(long tid, String[] why) {
+    synchronized (held) {
+      try {
+        BitSet free = free();
+        if (free.cardinality() < 2) {
+          why[0] = "the process may run on CPUs " + allowed() + (held.isEmpty() ? "" : ", " + held.size()
+              + " of them held by other emitters");
+          return -1;
+        }
+        int cpu = free.length() - 1;
+        hold(cpu, tid);
+        return cpu;
+      } catch (ConfigException e) {
+        why[0] = e.getMessage();
+        return -1;
+      }
+    }
+  }
+
+  /** Gives thread {@code tid}'s CPU back to the rest of the process. */
+  static void release(long tid) {
+    synchronized (held) {
+      if (held.remove(tid) == null) {
+        return;
+      }
+      if (held.isEmpty()) {
+        taskset("-a", "-p", "-c", original, Long.toString(ProcessHandle.current().pid()));
+        original = null;
+      } else {
+        placeAll();
+      }
+    }
+  }
+
+  private static String allowed() {
+    return original != null ? original : allowedCpus();
+  }
+
+  /** The CPUs the process may use that no emitter holds. */
+  private static BitSet free() {
+    BitSet free = parse(allowed());
+    held.values().forEach(free::clear);
+    return free;
+  }
+
+  private static void hold(int cpu, long tid) {
+    String before = allowed();
+    held.put(tid, cpu);
+    try {
+      if (original == null) {
+        original = before;
+      }
+      placeAll();
+      String now = allowedCpus(tid);
+      if (!parse(now).equals(single(cpu))) {
+        throw failure("thread " + tid + " may still run on CPUs " + now);
+      }
+    } catch (RuntimeException e) {
+      held.remove(tid);
+      try {
+        if (held.isEmpty()) {
+          taskset("-a", "-p", "-c", before, Long.toString(ProcessHandle.current().pid()));
+          original = null;
+        } else {
+          placeAll();
+        }
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  /** Every thread of the process on the CPUs no emitter holds, then each emitter on its own. */
+  private static void placeAll() {
+    taskset("-a", "-p", "-c", format(free()), Long.toString(ProcessHandle.current().pid()));
+    for (Map.Entry<Long, Integer> e : held.entrySet()) {
+      taskset("-p", "-c", Integer.toString(e.getValue()), Long.toString(e.getKey()));
+    }
   }
 
   /** A Linux CPU list ("0-3,6") as a set. */
@@ -115,10 +212,27 @@ final class CorePinning {
     return sb.toString();
   }
 
+  /**
+   * Runs {@code taskset args}; again, up to four times, if a thread ended while {@code -a} went
+   * through the process's threads (it then fails with "No such process").
+   */
   private static void taskset(String... args) {
     String[] command = new String[args.length + 1];
     command[0] = "taskset";
     System.arraycopy(args, 0, command, 1, args.length);
+    for (int attempt = 1; ; attempt++) {
+      String out = run(command);
+      if (out == null) {
+        return;
+      }
+      if (attempt == 5 || !out.contains("No such process")) {
+        throw failure(String.join(" ", command) + " failed: " + out);
+      }
+    }
+  }
+
+  /** Null if {@code command} succeeded, else what it printed. */
+  private static String run(String[] command) {
     Process p;
     try {
       p = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -127,11 +241,13 @@ final class CorePinning {
     }
     try {
       byte[] out = p.getInputStream().readAllBytes();
-      if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        throw failure(String.join(" ", command) + " failed: " + new String(out, StandardCharsets.UTF_8).trim());
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        p.destroy();
+        return "no exit after 10 s";
       }
+      return p.exitValue() == 0 ? null : new String(out, StandardCharsets.UTF_8).trim();
     } catch (IOException e) {
-      throw failure(String.join(" ", command) + " failed: " + e.getMessage());
+      return e.getMessage();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       p.destroy();

@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
+import io.pancakej.PancakeConfig;
+
 /**
  * Sends ticks on the clock. Tick times lie on a grid: the points {@code origin + j x period} of the
  * current tick rate, from one origin taken when the emitter starts (a level change never
@@ -20,6 +22,7 @@ import java.util.function.LongSupplier;
  * coarse aggregate.
  */
 final class Emitter implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("io.pancakej");
   /** The length of a rate window. */
   static final long WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -31,16 +34,15 @@ final class Emitter implements AutoCloseable {
   private volatile boolean running = true;
   private volatile long late;
   private volatile long ticks;
-  /** The CPU the emitter has to itself, or -1. */
+  /** The CPU the emitter is to have to itself, or {@code PancakeConfig.EMITTER_CPU_AUTO} or {@code _NONE}. */
   private final int cpu;
+  /** The CPU it holds (-1: none; written before the thread's latch opens). */
+  private volatile int heldCpu = -1;
   /** The emitter's Linux thread id, published by its thread before its clock starts (pinned emitters). */
   private final CompletableFuture<Long> threadId = new CompletableFuture<>();
   private final CountDownLatch go = new CountDownLatch(1);
-  /** The CPUs this process had before the emitter took one, restored at close (null if none taken). */
-  private String cpusBefore;
-
   Emitter(Ticks runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads, Clock clock) {
-    this(runner, rate, requests, threads, clock, -1);
+    this(runner, rate, requests, threads, clock, PancakeConfig.EMITTER_CPU_NONE);
   }
 
   Emitter(Ticks runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads, Clock clock, int cpu) {
@@ -53,30 +55,52 @@ final class Emitter implements AutoCloseable {
   }
 
   /**
-   * Gives the emitter its CPU, if it has one ({@link CorePinning}): its thread starts and waits for
-   * {@link #start}. Called before any other proxy thread starts, so none is created by a thread
-   * on that CPU; if it fails, the thread has ended and nothing was moved.
+   * Gives the emitter its CPU, if it is to have one ({@link CorePinning}): its thread starts and
+   * waits for {@link #start}. Called before any other proxy thread starts, so none is created by a
+   * thread on that CPU. An explicit CPU that cannot be had fails here, with the thread ended and
+   * nothing moved; {@code auto} then goes on without one and says so.
    */
   void takeCpu() {
-    if (cpu < 0) {
+    if (cpu == PancakeConfig.EMITTER_CPU_NONE) {
       return;
     }
     thread.start();
     try {
-      cpusBefore = CorePinning.reserve(cpu, threadId.join());
+      long tid = threadId.join();
+      if (cpu >= 0) {
+        CorePinning.reserve(cpu, tid);
+        heldCpu = cpu;
+        return;
+      }
+      String[] why = new String[1];
+      heldCpu = CorePinning.reserveAny(tid, why);
+      if (heldCpu < 0) {
+        LOG.log(System.Logger.Level.WARNING, PancakeConfig.EMITTER_CPU_PROPERTY + "=auto: the emitter has no CPU of its"
+            + " own (" + why[0] + "): the timing of its calls can show how many callers a tick woke"
+            + " (docs/security.md, \"The callers a tick wakes\")");
+      }
     } catch (RuntimeException e) {
-      running = false;
-      go.countDown();
-      join();
-      throw e instanceof CompletionException && e.getCause() instanceof RuntimeException r ? r : e;
+      if (cpu >= 0) {
+        running = false;
+        go.countDown();
+        join();
+        throw e instanceof CompletionException && e.getCause() instanceof RuntimeException r ? r : e;
+      }
+      LOG.log(System.Logger.Level.WARNING, PancakeConfig.EMITTER_CPU_PROPERTY + "=auto: the emitter has no CPU of its own"
+          + " (" + e.getMessage() + ")");
     }
   }
 
   void start() {
-    if (cpu < 0) {
+    if (cpu == PancakeConfig.EMITTER_CPU_NONE) {
       thread.start();
     }
     go.countDown();
+  }
+
+  /** The CPU the emitter has to itself, or -1. */
+  int cpu() {
+    return heldCpu;
   }
 
   /** True on the emitter's own thread (where a merge function runs). */
@@ -99,15 +123,19 @@ final class Emitter implements AutoCloseable {
   }
 
   private void loop() {
-    if (cpu >= 0) {
+    if (cpu != PancakeConfig.EMITTER_CPU_NONE) {
       try {
         threadId.complete(CorePinning.currentThreadId());
-        go.await();
       } catch (RuntimeException e) {
-        threadId.completeExceptionally(e);
-        return;
+        threadId.completeExceptionally(e); // an explicit CPU fails the open; auto goes on without one
+      }
+      try {
+        go.await();
       } catch (InterruptedException e) {
         return;
+      }
+      if (heldCpu >= 0) {
+        CorePinning.markHolder();
       }
     }
     long origin = clock.nanoTime();
@@ -169,9 +197,13 @@ final class Emitter implements AutoCloseable {
     go.countDown();
     LockSupport.unpark(thread);
     join();
-    if (cpusBefore != null) {
-      CorePinning.release(cpusBefore); // the other threads may use that CPU again
-      cpusBefore = null;
+    if (heldCpu >= 0) {
+      heldCpu = -1;
+      try {
+        CorePinning.release(threadId.join()); // the other threads may use that CPU again
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "the emitter's CPU was not given back (" + e.getMessage() + ")");
+      }
     }
   }
 

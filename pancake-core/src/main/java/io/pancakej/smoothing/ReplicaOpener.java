@@ -69,7 +69,8 @@ final class ReplicaOpener {
    * sealing and opening use both cores (the work is the same for every tick of its size).
    */
   static void inParallel(int n, java.util.function.IntConsumer work) {
-    if (n < PARALLEL_FROM) {
+    // an emitter with a CPU of its own (re-sealing at a plan change) would start the pool's threads on it
+    if (n < PARALLEL_FROM || CorePinning.isHolder()) {
       for (int i = 0; i < n; i++) {
         work.accept(i);
       }
