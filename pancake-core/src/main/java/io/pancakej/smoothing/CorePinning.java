@@ -176,11 +176,37 @@ final class CorePinning {
     }
   }
 
-  /** Every thread of the process on the CPUs no emitter holds, then each emitter on its own. */
+  /**
+   * Every thread of the process on the CPUs no emitter holds, then each emitter on its own; then
+   * any thread started during the first step by one not moved yet (it kept its creator's CPUs) is
+   * moved too.
+   */
   private static void placeAll() {
-    taskset("-a", "-p", "-c", format(free()), Long.toString(ProcessHandle.current().pid()));
+    String rest = format(free());
+    taskset("-a", "-p", "-c", rest, Long.toString(ProcessHandle.current().pid()));
     for (Map.Entry<Long, Integer> e : held.entrySet()) {
       taskset("-p", "-c", Integer.toString(e.getValue()), Long.toString(e.getKey()));
+    }
+    BitSet taken = new BitSet();
+    held.values().forEach(taken::set);
+    for (long tid : threadIds()) {
+      if (!held.containsKey(tid)) {
+        try {
+          if (parse(allowedCpus(tid)).intersects(taken)) {
+            taskset("-p", "-c", rest, Long.toString(tid));
+          }
+        } catch (ConfigException ended) {
+          // the thread ended meanwhile
+        }
+      }
+    }
+  }
+
+  private static long[] threadIds() {
+    try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+      return tasks.mapToLong(t -> Long.parseLong(t.getFileName().toString())).toArray();
+    } catch (IOException e) {
+      throw failure("cannot list this process's threads: " + e.getMessage());
     }
   }
 
@@ -240,11 +266,11 @@ final class CorePinning {
       throw failure("cannot run taskset (Linux's util-linux): " + e.getMessage());
     }
     try {
-      byte[] out = p.getInputStream().readAllBytes();
-      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+      if (!p.waitFor(10, TimeUnit.SECONDS)) { // taskset prints a line or two: its pipe never fills
         p.destroy();
         return "no exit after 10 s";
       }
+      byte[] out = p.getInputStream().readAllBytes();
       return p.exitValue() == 0 ? null : new String(out, StandardCharsets.UTF_8).trim();
     } catch (IOException e) {
       return e.getMessage();

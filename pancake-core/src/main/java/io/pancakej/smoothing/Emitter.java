@@ -196,13 +196,20 @@ final class Emitter implements AutoCloseable {
     running = false;
     go.countDown();
     LockSupport.unpark(thread);
-    join();
-    if (heldCpu >= 0) {
-      heldCpu = -1;
-      try {
-        CorePinning.release(threadId.join()); // the other threads may use that CPU again
-      } catch (RuntimeException e) {
-        LOG.log(System.Logger.Level.WARNING, "the emitter's CPU was not given back (" + e.getMessage() + ")");
+    boolean interrupted = Thread.interrupted(); // an interrupted close still waits for the thread and gives the CPU back
+    try {
+      join();
+      if (heldCpu >= 0) {
+        heldCpu = -1;
+        try {
+          CorePinning.release(threadId.join()); // the other threads may use that CPU again
+        } catch (RuntimeException e) {
+          LOG.log(System.Logger.Level.WARNING, "the emitter's CPU was not given back (" + e.getMessage() + ")");
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
   }

@@ -219,6 +219,9 @@ final class Proxy implements Engine {
       log.start();
       transitions.finishBeforeServing();
       runner.startServingThread();
+      if (emitter.cpu() >= 0) {
+        requests.startCallbackThread();
+      }
     } catch (RuntimeException e) {
       emitter.close(); // its thread ends, and the other threads get the CPU back
       throw e;

@@ -41,6 +41,14 @@ final class Requests {
     });
   }
 
+  /**
+   * Starts the callback thread now, from the calling thread: created from the emitter instead (a
+   * failed call fails its requests there), it would inherit a CPU the emitter holds ({@link CorePinning}).
+   */
+  void startCallbackThread() {
+    callbacks.execute(() -> { });
+  }
+
   /** Binds and frees run under the phase read lock so that a checkpoint never splits one from its log record. */
   private int acquire(byte[] key, boolean bind) {
     long stamp = proxy.phaseLock.readLock();

@@ -63,6 +63,8 @@ class EmitterCpuTest {
       }
       assertEquals(1, seen.getOrDefault("pancake-emitter", 0));
       assertEquals(1, seen.getOrDefault("pancake-serving", 0), "the serving thread was started: " + seen);
+      // started at open, not from the emitter when a failed call fails its requests there
+      assertEquals(1, seen.getOrDefault("pancake-callbac", 0), "the callback thread was started: " + seen);
     }
     assertEquals(allowed, CorePinning.parse(CorePinning.allowedCpus()), "close gives the CPU back");
     for (Map.Entry<Long, String> t : threadCpus().entrySet()) {
