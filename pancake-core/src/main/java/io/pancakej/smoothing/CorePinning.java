@@ -195,8 +195,10 @@ final class CorePinning {
           if (parse(allowedCpus(tid)).intersects(taken)) {
             taskset("-p", "-c", rest, Long.toString(tid));
           }
-        } catch (ConfigException ended) {
-          // the thread ended meanwhile
+        } catch (ConfigException e) {
+          if (Files.exists(Path.of("/proc/self/task/" + tid))) {
+            throw e; // not a thread that ended meanwhile
+          }
         }
       }
     }
@@ -261,16 +263,17 @@ final class CorePinning {
   private static String run(String[] command) {
     Process p;
     try {
-      p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      // what it prints (two lines a thread with -a) is dropped: a full pipe would stop it
+      p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     } catch (IOException e) {
       throw failure("cannot run taskset (Linux's util-linux): " + e.getMessage());
     }
     try {
-      if (!p.waitFor(10, TimeUnit.SECONDS)) { // taskset prints a line or two: its pipe never fills
+      if (!p.waitFor(10, TimeUnit.SECONDS)) { // its errors: a line or two
         p.destroy();
         return "no exit after 10 s";
       }
-      byte[] out = p.getInputStream().readAllBytes();
+      byte[] out = p.getErrorStream().readAllBytes();
       return p.exitValue() == 0 ? null : new String(out, StandardCharsets.UTF_8).trim();
     } catch (IOException e) {
       return e.getMessage();

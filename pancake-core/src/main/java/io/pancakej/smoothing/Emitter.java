@@ -87,7 +87,8 @@ final class Emitter implements AutoCloseable {
         throw e instanceof CompletionException && e.getCause() instanceof RuntimeException r ? r : e;
       }
       LOG.log(System.Logger.Level.WARNING, PancakeConfig.EMITTER_CPU_PROPERTY + "=auto: the emitter has no CPU of its own"
-          + " (" + e.getMessage() + ")");
+          + " (" + e.getMessage() + "): the timing of its calls can show how many callers a tick woke"
+          + " (docs/security.md, \"The callers a tick wakes\")");
     }
   }
 
@@ -196,9 +197,17 @@ final class Emitter implements AutoCloseable {
     running = false;
     go.countDown();
     LockSupport.unpark(thread);
-    boolean interrupted = Thread.interrupted(); // an interrupted close still waits for the thread and gives the CPU back
+    boolean interrupted = false; // an interrupted close still waits for the thread and gives the CPU back
     try {
-      join();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (thread.isAlive() && deadline - System.nanoTime() > 0) {
+        try {
+          thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      interrupted |= Thread.interrupted();
       if (heldCpu >= 0) {
         heldCpu = -1;
         try {

@@ -27,7 +27,8 @@ final class Requests {
    * thread that sends or serves ticks (a slow callback must not shift them), and not on
    * {@code CompletableFuture}'s default executor, which on a machine with fewer than three cores
    * starts a new thread for every completion (that cost 4x in throughput on two cores). One
-   * thread, started with the first asynchronous request: callbacks run in the order answers came.
+   * thread, started with the first asynchronous request (at open when the emitter holds a CPU:
+   * {@link #startCallbackThread}): callbacks run in the order answers came.
    */
   private final ExecutorService callbacks;
   private volatile Thread callbackThread;
