@@ -137,6 +137,13 @@ final class CorePinning {
     }
   }
 
+  /** The CPUs this process may use that no emitter holds (tests). */
+  static BitSet freeCpus() {
+    synchronized (held) {
+      return free();
+    }
+  }
+
   private static String allowed() {
     return original != null ? original : allowedCpus();
   }
