@@ -83,7 +83,9 @@ final class Emitter implements AutoCloseable {
       if (cpu >= 0) {
         running = false;
         go.countDown();
-        join();
+        if (awaitEnd()) {
+          Thread.currentThread().interrupt();
+        }
         throw e instanceof CompletionException && e.getCause() instanceof RuntimeException r ? r : e;
       }
       LOG.log(System.Logger.Level.WARNING, PancakeConfig.EMITTER_CPU_PROPERTY + "=auto: the emitter has no CPU of its own"
@@ -197,17 +199,8 @@ final class Emitter implements AutoCloseable {
     running = false;
     go.countDown();
     LockSupport.unpark(thread);
-    boolean interrupted = false; // an interrupted close still waits for the thread and gives the CPU back
+    boolean interrupted = awaitEnd(); // an interrupted close still waits for the thread and gives the CPU back
     try {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (thread.isAlive() && deadline - System.nanoTime() > 0) {
-        try {
-          thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-      interrupted |= Thread.interrupted();
       if (heldCpu >= 0) {
         heldCpu = -1;
         try {
@@ -223,11 +216,20 @@ final class Emitter implements AutoCloseable {
     }
   }
 
-  private void join() {
-    try {
-      thread.join(TimeUnit.SECONDS.toMillis(30));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+  /**
+   * Waits up to 30 s for the thread to end, through interrupts (an interrupted caller must not
+   * leave it running); returns whether the caller was interrupted, with its flag cleared.
+   */
+  private boolean awaitEnd() {
+    boolean interrupted = Thread.interrupted();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (thread.isAlive() && deadline - System.nanoTime() > 0) {
+      try {
+        thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
     }
+    return interrupted | Thread.interrupted();
   }
 }
