@@ -75,9 +75,7 @@ final class Emitter implements AutoCloseable {
       String[] why = new String[1];
       heldCpu = CorePinning.reserveAny(tid, why);
       if (heldCpu < 0) {
-        LOG.log(System.Logger.Level.WARNING, PancakeConfig.EMITTER_CPU_PROPERTY + "=auto: the emitter has no CPU of its"
-            + " own (" + why[0] + "): the timing of its calls can show how many callers a tick woke"
-            + " (docs/security.md, \"The callers a tick wakes\")");
+        warnNoCpu(why[0]);
       }
     } catch (RuntimeException e) {
       if (cpu >= 0) {
@@ -88,10 +86,14 @@ final class Emitter implements AutoCloseable {
         }
         throw e instanceof CompletionException && e.getCause() instanceof RuntimeException r ? r : e;
       }
-      LOG.log(System.Logger.Level.WARNING, PancakeConfig.EMITTER_CPU_PROPERTY + "=auto: the emitter has no CPU of its own"
-          + " (" + e.getMessage() + "): the timing of its calls can show how many callers a tick woke"
-          + " (docs/security.md, \"The callers a tick wakes\")");
+      warnNoCpu(e.getMessage());
     }
+  }
+
+  private static void warnNoCpu(String why) {
+    LOG.log(System.Logger.Level.WARNING, PancakeConfig.EMITTER_CPU_PROPERTY + "=auto: the emitter has no CPU of its own"
+        + " (" + why + "): the timing of its calls can show how many callers a tick woke"
+        + " (docs/security.md, \"The callers a tick wakes\")");
   }
 
   void start() {
