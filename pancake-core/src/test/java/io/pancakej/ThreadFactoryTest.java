@@ -80,4 +80,46 @@ class ThreadFactoryTest {
       assertTrue(client.get("k".getBytes(StandardCharsets.UTF_8)).isEmpty(), "a fixed configuration opens");
     }
   }
+
+  /**
+   * A factory that fails once the open has started its threads (here: when the serving thread is
+   * made, after the log writer's) fails the open with its error, leaves none of the threads it made
+   * running -- before the fix the log writer's stayed parked, and being non-daemon would have kept
+   * the JVM alive -- and loses nothing: the next open serves the value.
+   */
+  @Test
+  void aFactoryThatFailsMidOpen_leavesNoThreadRunning_andLosesNothing() throws Exception {
+    Path state = dir.resolve("m");
+    MemoryStore store = new MemoryStore();
+    byte[] key = "k".getBytes(StandardCharsets.UTF_8);
+    byte[] value = "v".getBytes(StandardCharsets.UTF_8);
+    try (PancakeClient client = PancakeClient.open(PancakeConfig.builder().stateDir(state).capacity(20).valueSize(16)
+        .keySize(16).store(store).build())) {
+      client.put(key, value);
+    }
+    List<Thread> made = new CopyOnWriteArrayList<>();
+    ThreadFactory failsOnAPool = r -> {
+      if (r.getClass().getName().contains("ThreadPoolExecutor$Worker")) {
+        return null; // the serving thread's pool, started once the log writer runs
+      }
+      Thread t = new Thread(r, "app-worker-" + made.size());
+      t.setDaemon(false);
+      made.add(t);
+      return t;
+    };
+    PancakeException e = assertThrows(PancakeException.class, () -> PancakeClient.open(PancakeConfig.builder()
+        .stateDir(state).capacity(20).valueSize(16).keySize(16).createIfMissing(false).threadFactory(failsOnAPool)
+        .store(store.reopen()).build()).close());
+    assertTrue(e.getMessage().contains("returned no thread"), e.getMessage());
+    assertTrue(made.stream().anyMatch(t -> t.getState() != Thread.State.NEW),
+        "the open had started threads before it failed: " + made);
+    for (Thread t : made) {
+      t.join(5_000);
+      assertFalse(t.isAlive(), t.getName() + " still runs after the failed open");
+    }
+    try (PancakeClient client = PancakeClient.open(PancakeConfig.builder().stateDir(state).capacity(20).valueSize(16)
+        .keySize(16).createIfMissing(false).store(store.reopen()).build())) {
+      assertArrayEquals(value, client.get(key).orElseThrow(), "the value stored before the failed open");
+    }
+  }
 }

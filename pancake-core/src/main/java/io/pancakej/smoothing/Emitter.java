@@ -148,6 +148,17 @@ final class Emitter implements AutoCloseable {
     int missed = 0;
     long servedBefore = runner.servingNanos();
     while (running) {
+      runner.awaitSendable();
+      long now = clock.nanoTime();
+      if (now > next && ticks > 0) {
+        // the serving the call waits for ended past its point: skip to the next one, never send late
+        long period = (long) (1e9 / rate.ticksPerSecond());
+        long following = origin + ((now - origin) / period + 1) * period;
+        int skipped = (int) ((following - next) / period);
+        missed += skipped;
+        late += skipped;
+        next = following;
+      }
       waitUntil(next);
       if (!running) {
         break;
@@ -158,7 +169,7 @@ final class Emitter implements AutoCloseable {
         // the requests it served have been failed with this error; keep the schedule
       }
       ticks++;
-      long now = clock.nanoTime();
+      now = clock.nanoTime();
       long served = runner.servingNanos();
       // the wait for the call's release time is not work: the levels see the tick's work alone
       rate.onTick(now, requests.getAsLong(), missed, now - next - runner.lastReleaseWaitNanos(), served - servedBefore);

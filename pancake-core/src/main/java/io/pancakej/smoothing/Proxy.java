@@ -223,7 +223,7 @@ final class Proxy implements Engine {
         requests.startCallbackThread();
       }
     } catch (RuntimeException e) {
-      emitter.close(); // its thread ends, and the other threads get the CPU back
+      stopStarted(e);
       throw e;
     }
     emitter.start();
@@ -233,6 +233,27 @@ final class Proxy implements Engine {
     checkpointer.start();
   }
 
+
+  /**
+   * After a failed {@link #start}: stops the threads it started and closes the log files, so a
+   * failed open leaves no thread behind (with a thread factory that makes non-daemon threads, one
+   * would keep the JVM alive). The opener closes the store and the state directory.
+   */
+  private void stopStarted(RuntimeException failure) {
+    try {
+      emitter.close(); // its thread ends, and the other threads get the CPU back
+      runner.close();
+      requests.closeCallbacks();
+      log.close();
+    } finally {
+      aead.close();
+      try {
+        wal.close();
+      } catch (RuntimeException e) {
+        failure.addSuppressed(e);
+      }
+    }
+  }
 
   /** The store label of replica slot {@code replicaSlot}. */
   byte[] label(int replicaSlot) {

@@ -5,6 +5,14 @@ interface Ticks {
   /** Sends a tick of {@code batches} batches (returns once its call is sent). */
   void send(int batches);
 
+  /**
+   * Waits until the next tick can be sent at once: the serving its call depends on has ended (the
+   * emitter calls it before it waits for its grid point, so a serving that ends past the point
+   * makes it skip the point rather than send late). At once by default.
+   */
+  default void awaitSendable() {
+  }
+
   /** How long the last tick waited, idle, for its call's release time (not busy time). */
   default long lastReleaseWaitNanos() {
     return 0;
