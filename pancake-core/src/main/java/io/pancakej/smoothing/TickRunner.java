@@ -128,8 +128,8 @@ final class TickRunner implements Ticks {
    * point, as a long tick does, instead of a call sent late by however long the serving took. A
    * serving is late when the threads it shares its CPUs with (the callers it has just woken) delay
    * it, so a late call would say how many requests a tick two calls back answered
-   * (results/timing/serving-wait: on the default path the tick that had to wait followed an empty
-   * queue 10 times as often).
+   * (results/timing/serving-wait: on the default path a tick that found the queue empty, its caller
+   * busy, had to wait about 7 times as often as one that served a request).
    */
   @Override
   public synchronized void awaitSendable() {
