@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-cd /work/main
+cd "$(dirname "$0")/../../../../.."
 O=${O:?set O to a scratch directory}
 mkdir -p $O
 for r in 1 2; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # must-have 5's floors on the default (auto) against pancake.emitter.cpu=none, side by side with insecure
-cd /work/main
+cd "$(dirname "$0")/../../../../.."
 O=${O:?set O to a scratch directory}
 for v in auto none; do
   timeout 1200 bin/pancake bench --store rocksdb --records 100000 --ops 300000 --threads 8 --schemes insecure,pancake --workloads a,c -p pancake.emitter.cpu=$v --out $O/rocks-1e5-$v-1 --work $O/work > $O/rocks-1e5-$v-1.log 2>&1

@@ -20,4 +20,4 @@ for f in sys.argv[1:]:
         p0=a[0][1]/a[0][0]; p1=a[1][1]/a[1][0]
         se=((p0*(1-p0))/a[0][0]+(p1*(1-p1))/a[1][0])**.5
         out.append(f"lag{lag}: long|q0 {p0*100:.2f}% long|q1 {p1*100:.2f}% z {(p1-p0)/se:+.1f}")
-    print(f.split('/s42/')[1], f"thr {thr/1000:.0f}us", ' | '.join(out))
+    print(f, f"thr {thr/1000:.0f}us", ' | '.join(out))

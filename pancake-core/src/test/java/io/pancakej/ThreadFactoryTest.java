@@ -98,6 +98,7 @@ class ThreadFactoryTest {
       client.put(key, value);
     }
     List<Thread> made = new CopyOnWriteArrayList<>();
+    List<Thread> logWriters = new CopyOnWriteArrayList<>();
     ThreadFactory failsOnAPool = r -> {
       if (r.getClass().getName().contains("ThreadPoolExecutor$Worker")) {
         return null; // the serving thread's pool, started once the log writer runs
@@ -105,14 +106,17 @@ class ThreadFactoryTest {
       Thread t = new Thread(r, "app-worker-" + made.size());
       t.setDaemon(false);
       made.add(t);
+      if (r.getClass().getName().contains("LogWriter")) {
+        logWriters.add(t);
+      }
       return t;
     };
     PancakeException e = assertThrows(PancakeException.class, () -> PancakeClient.open(PancakeConfig.builder()
         .stateDir(state).capacity(20).valueSize(16).keySize(16).createIfMissing(false).threadFactory(failsOnAPool)
         .store(store.reopen()).build()).close());
     assertTrue(e.getMessage().contains("returned no thread"), e.getMessage());
-    assertTrue(made.stream().anyMatch(t -> t.getState() != Thread.State.NEW),
-        "the open had started threads before it failed: " + made);
+    assertEquals(1, logWriters.size(), "the log writer's thread came from the factory: " + made);
+    assertTrue(logWriters.get(0).getState() != Thread.State.NEW, "the open failed after the log writer started");
     for (Thread t : made) {
       t.join(5_000);
       assertFalse(t.isAlive(), t.getName() + " still runs after the failed open");

@@ -118,7 +118,7 @@ final class Emitter implements AutoCloseable {
     return rate.batchesPerSecond();
   }
 
-  /** Grid points missed because the previous tick ran past them (or the thread woke late). */
+  /** Grid points missed because the previous tick ran past them, the thread woke late, or tick k-2's serving ended past them. */
   long lateTicks() {
     return late;
   }

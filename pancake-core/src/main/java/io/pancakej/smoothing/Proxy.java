@@ -212,9 +212,14 @@ final class Proxy implements Engine {
   }
 
 
-  /** Starts what {@link #close} stops: the log writer, pending swaps, the clock, the estimator, checkpoints. */
+  /**
+   * Starts what {@link #close} stops: the log writer, pending swaps, the estimator, checkpoints,
+   * the clock (last: once ticks run, nothing here can fail). A start that fails stops what it had
+   * started ({@link #stopStarted}).
+   */
   void start() {
     emitter.takeCpu(); // first: every thread started after it stays off the emitter's CPU
+    boolean checkpoints = false;
     try {
       log.start();
       transitions.finishBeforeServing();
@@ -222,29 +227,37 @@ final class Proxy implements Engine {
       if (emitter.cpu() >= 0) {
         requests.startCallbackThread();
       }
-    } catch (RuntimeException e) {
-      stopStarted(e);
+      if (estimator != null) {
+        estimator.start();
+      }
+      checkpointer.start();
+      checkpoints = true;
+      emitter.start();
+    } catch (RuntimeException | Error e) {
+      stopStarted(e, checkpoints);
       throw e;
     }
-    emitter.start();
-    if (estimator != null) {
-      estimator.start();
-    }
-    checkpointer.start();
   }
-
 
   /**
    * After a failed {@link #start}: stops the threads it started and closes the log files, so a
    * failed open leaves no thread behind (with a thread factory that makes non-daemon threads, one
    * would keep the JVM alive). The opener closes the store and the state directory.
    */
-  private void stopStarted(RuntimeException failure) {
+  private void stopStarted(Throwable failure, boolean checkpoints) {
     try {
       emitter.close(); // its thread ends, and the other threads get the CPU back
+      if (estimator != null) {
+        estimator.close();
+      }
       runner.close();
       requests.closeCallbacks();
       log.close();
+      if (checkpoints) {
+        checkpointer.close(); // nothing was served: its checkpoint is the state as opened
+      }
+    } catch (RuntimeException e) {
+      failure.addSuppressed(e);
     } finally {
       aead.close();
       try {
