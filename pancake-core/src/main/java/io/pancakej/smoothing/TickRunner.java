@@ -126,10 +126,10 @@ final class TickRunner implements Ticks {
    * Waits for tick k-2's serving to end (its write-back sealed), which tick k's call carries
    * (emitter thread, before its grid point): a serving that ends past the point then costs the
    * point, as a long tick does, instead of a call sent late by however long the serving took. A
-   * serving is late when the threads it shares its CPUs with (the callers it has just woken) delay
-   * it, so a late call would say how many requests a tick two calls back answered
-   * (results/timing/serving-wait: on the default path a tick that found the queue empty, its caller
-   * busy, had to wait about 7 times as often as one that served a request).
+   * serving is late when other threads hold its CPU (the callers it has just woken, the JIT, a
+   * checkpoint), and a late call said a little about the ticks before it (results/timing/serving-wait:
+   * on the default path a tick that found the queue empty, its caller held up too, had to wait about
+   * 7 times as often as one that served a request). A skipped point still does: see security.md.
    */
   @Override
   public synchronized void awaitSendable() {
