@@ -2,6 +2,9 @@ package io.pancakej.smoothing;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,15 +35,42 @@ final class Checkpointer implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   /** The phase the state file holds (set by every checkpoint, and by a reopen that found it current). */
   private volatile Phase savedPhase;
+  /**
+   * Seals and saves the snapshots, at a low priority ({@link LowPriority}): the work of a
+   * checkpoint that holds no lock the ticks need, and most of its CPU time. At the normal priority
+   * it held the serving thread and the caller off their shared CPU for milliseconds, and the
+   * emitter, waiting for that serving, skipped points: on the default path a trace of which labels
+   * were read for real (results/timing/serving-wait). The snapshot itself is copied under the
+   * phase lock at the normal priority, so the ticks never wait for a low-priority thread.
+   */
+  private final ExecutorService saver;
+  /** Set once the saver runs (before that, and after close, snapshots are saved on the calling thread). */
+  private volatile boolean saverStarted;
+  /** The saver's Linux thread id, once it has lowered its priority (tests). */
+  volatile long saverThreadId = -1;
 
-  Checkpointer(Proxy proxy, Duration interval, ThreadFactory threads) {
+  Checkpointer(Proxy proxy, Duration interval, ThreadFactory threads, ThreadFactory saveThreads) {
     this.proxy = proxy;
     this.intervalNanos = interval.toNanos();
     this.thread = threads.newThread(this::loop);
+    this.saver = Executors.newSingleThreadExecutor(saveThreads);
   }
 
-  /** Starts the scheduled checkpoints. */
+  /** Starts the scheduled checkpoints, and the saver thread from the calling thread (off the emitter's CPU). */
   void start() {
+    try {
+      saver.submit(() -> {
+        if (LowPriority.lowerCurrentThread()) {
+          saverThreadId = CorePinning.currentThreadId();
+        }
+      }).get();
+    } catch (ExecutionException e) {
+      throw new StateException("cannot start the checkpoint saver: " + e.getCause(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StateException("interrupted while starting the checkpoint saver", e);
+    }
+    saverStarted = true;
     thread.start();
   }
 
@@ -101,17 +131,7 @@ final class Checkpointer implements AutoCloseable {
         proxy.phaseLock.unlockWrite(stamp);
       }
       savedPhase = null; // until the save succeeds: a failed checkpoint is retried at close
-      // the snapshot holds values the log writer may still be appending to the old file: save it
-      // only once they are in the log (the old file is deleted after the save), never if one failed
-      for (LogTicket t : unsettled) {
-        if (!t.awaitSettled(TimeUnit.SECONDS.toNanos(30))) {
-          throw new StateException("checkpoint not saved: a write in it did not reach the write-ahead log"
-              + (proxy.log.failure() == null ? " in time" : " (" + proxy.log.failure().getMessage() + ")"));
-        }
-      }
-      proxy.wal.closeRetired();
-      proxy.stateDir.save(snap.withWalSequence(seq), proxy.masterKey);
-      WriteAheadLog.deleteBefore(proxy.stateDir.path(), seq);
+      save(snap, seq, unsettled);
       savedPhase = at;
       checkpoints.increment();
       if (at instanceof Transition t) {
@@ -120,6 +140,48 @@ final class Checkpointer implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Stops the saver without a checkpoint (a start that failed before the checkpoints started). */
+  void abandon() {
+    saverStarted = false;
+    saver.shutdownNow();
+  }
+
+  /** Saves a snapshot taken under the phase lock: on the low-priority saver once it runs. */
+  private void save(ProxyState snap, long seq, List<LogTicket> unsettled) {
+    if (!saverStarted) {
+      saveNow(snap, seq, unsettled);
+      return;
+    }
+    try {
+      saver.submit(() -> saveNow(snap, seq, unsettled)).get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new StateException("checkpoint not saved: " + e.getCause(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StateException("checkpoint not saved: interrupted", e);
+    }
+  }
+
+  private void saveNow(ProxyState snap, long seq, List<LogTicket> unsettled) {
+    // the snapshot holds values the log writer may still be appending to the old file: save it
+    // only once they are in the log (the old file is deleted after the save), never if one failed
+    for (LogTicket t : unsettled) {
+      if (!t.awaitSettled(TimeUnit.SECONDS.toNanos(30))) {
+        throw new StateException("checkpoint not saved: a write in it did not reach the write-ahead log"
+            + (proxy.log.failure() == null ? " in time" : " (" + proxy.log.failure().getMessage() + ")"));
+      }
+    }
+    proxy.wal.closeRetired();
+    proxy.stateDir.save(snap.withWalSequence(seq), proxy.masterKey);
+    WriteAheadLog.deleteBefore(proxy.stateDir.path(), seq);
   }
 
   /**
@@ -180,6 +242,16 @@ final class Checkpointer implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    checkpointUnlessCurrent();
+    try {
+      checkpointUnlessCurrent();
+    } finally {
+      saverStarted = false;
+      saver.shutdown();
+      try {
+        saver.awaitTermination(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 }

@@ -122,7 +122,8 @@ final class Proxy implements Engine {
     if (estimator != null && phase instanceof Transition) {
       estimator.pause(true);
     }
-    this.checkpointer = new Checkpointer(this, config.checkpointInterval(), threads(config, "pancake-checkpoint"));
+    this.checkpointer = new Checkpointer(this, config.checkpointInterval(), threads(config, "pancake-checkpoint"),
+        threads(config, "pancake-checkpoint-save"));
   }
 
   /**
@@ -255,6 +256,8 @@ final class Proxy implements Engine {
       log.close();
       if (checkpoints) {
         checkpointer.close(); // nothing was served: its checkpoint is the state as opened
+      } else {
+        checkpointer.abandon();
       }
     } catch (RuntimeException e) {
       failure.addSuppressed(e);

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -29,6 +31,52 @@ class WritePathTimingTest {
 
   private static byte[] key(String k) {
     return k.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * A checkpoint's sealing and saving run on a thread at nice 19 (the snapshot is still copied
+   * under the phase lock on the checkpoint thread, at the normal priority): at the normal priority
+   * they held the serving thread and the caller off their CPU for milliseconds, and the emitter,
+   * waiting for that serving, skipped points the store saw (results/timing/serving-wait). The
+   * checkpoints still run on their schedule and a reopen finds what they saved.
+   */
+  @Test
+  void checkpointsAreSaved_onAThreadAtTheLowestPriority() throws Exception {
+    assumeTrue(onPath("renice"), "renice (util-linux) is not installed");
+    byte[] value = "v".getBytes(StandardCharsets.UTF_8);
+    MemoryStore store = new MemoryStore();
+    try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("n")).capacity(50).valueSize(16)
+        .keySize(16).checkpointInterval(Duration.ofMillis(100)).store(store).build())) {
+      long tid = proxy.checkpointer.saverThreadId;
+      assertTrue(tid > 0, "the saver thread did not lower its priority");
+      assertEquals(LowPriority.NICE, nice(tid), "the saver thread's nice value");
+      proxy.put(key("k"), value);
+      long before = proxy.checkpointer.checkpoints.sum();
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (proxy.checkpointer.checkpoints.sum() < before + 2 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertTrue(proxy.checkpointer.checkpoints.sum() >= before + 2, "checkpoints saved on the saver thread");
+    }
+    try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("n")).capacity(50).valueSize(16)
+        .keySize(16).store(store.reopen()).build())) {
+      assertArrayEquals(value, proxy.get(key("k")).orElseThrow());
+    }
+  }
+
+  private static boolean onPath(String command) {
+    for (String d : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+      if (Files.isExecutable(Path.of(d, command))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A thread's nice value, from /proc (the field after the priority). */
+  private static int nice(long tid) throws java.io.IOException {
+    String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"));
+    return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]);
   }
 
   @Test
