@@ -37,7 +37,8 @@ final class Checkpointer implements AutoCloseable {
   private volatile Phase savedPhase;
   /**
    * Seals and saves the snapshots, at a low priority ({@link LowPriority}): the work of a
-   * checkpoint that holds no lock the ticks need, and most of its CPU time. At the normal priority
+   * checkpoint that holds no lock the ticks need (but the log's monitor for a moment, in
+   * {@code closeRetired}), and most of its CPU time. At the normal priority
    * it held the serving thread and the caller off their shared CPU for milliseconds, and the
    * emitter, waiting for that serving, skipped points: on the default path a trace of which labels
    * were read for real (results/timing/serving-wait). The snapshot itself is copied under the
@@ -62,6 +63,9 @@ final class Checkpointer implements AutoCloseable {
       saver.submit(() -> {
         if (LowPriority.lowerCurrentThread()) {
           saverThreadId = CorePinning.currentThreadId();
+        } else {
+          LOG.log(System.Logger.Level.INFO, "checkpoints are saved at the normal priority (no renice):"
+              + " their work can delay the serving thread (docs/security.md, \"The callers a tick wakes\")");
         }
       }).get();
     } catch (ExecutionException e) {
@@ -144,33 +148,71 @@ final class Checkpointer implements AutoCloseable {
 
   /** Stops the saver without a checkpoint (a start that failed before the checkpoints started). */
   void abandon() {
-    saverStarted = false;
-    saver.shutdownNow();
+    stopSaver();
   }
 
-  /** Saves a snapshot taken under the phase lock: on the low-priority saver once it runs. */
+  /** No save goes to the saver after this (under {@link #lock}: a save under way finishes first). */
+  private void stopSaver() {
+    lock.lock();
+    try {
+      saverStarted = false;
+      saver.shutdown();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Saves a snapshot taken under the phase lock (the caller holds {@link #lock}): on the
+   * low-priority saver once it runs, waiting for it through interrupts, so no save is left running
+   * once its checkpoint returns (close releases the state directory after it).
+   */
   private void save(ProxyState snap, long seq, List<LogTicket> unsettled) {
-    if (!saverStarted) {
+    java.util.concurrent.Future<?> done;
+    try {
+      done = saverStarted ? saver.submit(() -> saveNow(snap, seq, unsettled)) : null;
+    } catch (java.util.concurrent.RejectedExecutionException stopped) {
+      done = null;
+    }
+    if (done == null) {
       saveNow(snap, seq, unsettled);
       return;
     }
+    boolean interrupted = false;
     try {
-      saver.submit(() -> saveNow(snap, seq, unsettled)).get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
+      while (true) {
+        try {
+          done.get();
+          return;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException r) {
+            r.addSuppressed(new StateException("the checkpoint waiting for this save"));
+            throw r;
+          }
+          if (e.getCause() instanceof Error err) {
+            throw err;
+          }
+          throw new StateException("checkpoint not saved: " + e.getCause(), e.getCause());
+        }
       }
-      if (e.getCause() instanceof Error err) {
-        throw err;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
-      throw new StateException("checkpoint not saved: " + e.getCause(), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StateException("checkpoint not saved: interrupted", e);
     }
   }
 
+  /** The thread the last save ran on (tests). */
+  volatile long lastSaveThreadId = -1;
+
   private void saveNow(ProxyState snap, long seq, List<LogTicket> unsettled) {
+    try {
+      lastSaveThreadId = CorePinning.currentThreadId();
+    } catch (RuntimeException notLinux) {
+      lastSaveThreadId = -1;
+    }
     // the snapshot holds values the log writer may still be appending to the old file: save it
     // only once they are in the log (the old file is deleted after the save), never if one failed
     for (LogTicket t : unsettled) {
@@ -245,11 +287,17 @@ final class Checkpointer implements AutoCloseable {
     try {
       checkpointUnlessCurrent();
     } finally {
-      saverStarted = false;
-      saver.shutdown();
-      try {
-        saver.awaitTermination(30, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
+      stopSaver();
+      boolean interrupted = false;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!saver.isTerminated() && deadline - System.nanoTime() > 0) {
+        try {
+          saver.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true; // an interrupted close still waits: the state directory is released after it
+        }
+      }
+      if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }

@@ -57,6 +57,7 @@ class WritePathTimingTest {
         Thread.sleep(20);
       }
       assertTrue(proxy.checkpointer.checkpoints.sum() >= before + 2, "checkpoints saved on the saver thread");
+      assertEquals(tid, proxy.checkpointer.lastSaveThreadId, "the last save ran on the saver thread");
     }
     try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("n")).capacity(50).valueSize(16)
         .keySize(16).store(store.reopen()).build())) {
@@ -86,8 +87,9 @@ class WritePathTimingTest {
       long before = proxy.checkpointer.checkpoints.sum();
       Thread.sleep(1_000);
       long taken = proxy.checkpointer.checkpoints.sum() - before;
-      // ten are due; a loaded machine may lose a few to scheduling, an idle proxy must not skip them
-      assertTrue(taken >= 5 && taken <= 11, taken + " checkpoints in 1 s at one per 100 ms with no write");
+      // ten are due; a loaded machine may lose a few to scheduling (the saves run at nice 19), an
+      // idle proxy must not skip them
+      assertTrue(taken >= 3 && taken <= 11, taken + " checkpoints in 1 s at one per 100 ms with no write");
     }
   }
 
