@@ -266,14 +266,17 @@ final class CorePinning {
     }
   }
 
-  /** Null if {@code command} succeeded, else what it printed. */
-  private static String run(String[] command) {
+  /**
+   * Null if {@code command} succeeded, else what it printed; a {@link ConfigException} if it cannot
+   * be run or is interrupted (also {@link LowPriority}'s runner).
+   */
+  static String run(String[] command) {
     Process p;
     try {
       // what it prints (two lines a thread with -a) is dropped: a full pipe would stop it
       p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     } catch (IOException e) {
-      throw failure("cannot run taskset (Linux's util-linux): " + e.getMessage());
+      throw failure("cannot run " + command[0] + " (Linux's util-linux): " + e.getMessage());
     }
     try {
       if (!p.waitFor(10, TimeUnit.SECONDS)) { // its errors: a line or two

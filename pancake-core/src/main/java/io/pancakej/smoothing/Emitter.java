@@ -152,8 +152,8 @@ final class Emitter implements AutoCloseable {
       long now = clock.nanoTime();
       if (now > next && ticks > 0) {
         // the serving the call waits for ended past its point: skip to the next one, never send late
-        long period = (long) (1e9 / rate.ticksPerSecond());
-        long following = origin + ((now - origin) / period + 1) * period;
+        long period = period();
+        long following = pointAfter(now, origin, period);
         int skipped = (int) ((following - next) / period);
         missed += skipped;
         late += skipped;
@@ -174,13 +174,23 @@ final class Emitter implements AutoCloseable {
       // the wait for the call's release time is not work: the levels see the tick's work alone
       rate.onTick(now, requests.getAsLong(), missed, now - next - runner.lastReleaseWaitNanos(), served - servedBefore);
       servedBefore = served;
-      long period = (long) (1e9 / rate.ticksPerSecond());
+      long period = period();
       // the next point of the global grid after now (a late tick's point is not sent late: skipped)
-      long following = origin + ((now - origin) / period + 1) * period;
+      long following = pointAfter(now, origin, period);
       missed = (int) Math.max(0, (following - next) / period - 1);
       late += missed;
       next = following;
     }
+  }
+
+  /** The tick period at the current levels. */
+  private long period() {
+    return (long) (1e9 / rate.ticksPerSecond());
+  }
+
+  /** The first point of the grid {@code origin + j x period} after {@code now}. */
+  private static long pointAfter(long now, long origin, long period) {
+    return origin + ((now - origin) / period + 1) * period;
   }
 
   /**

@@ -1,7 +1,6 @@
 package io.pancakej.smoothing;
 
-import java.io.IOException;
-import java.util.concurrent.TimeUnit;
+import io.pancakej.ConfigException;
 
 /**
  * Lowers the calling thread's scheduling priority to nice 19, on Linux, without native code
@@ -24,18 +23,9 @@ final class LowPriority {
       return false;
     }
     try {
-      Process p = new ProcessBuilder("renice", "-n", Integer.toString(NICE), "-p", Long.toString(tid))
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-      if (!p.waitFor(10, TimeUnit.SECONDS)) {
-        p.destroy();
-        return false;
-      }
-      return p.exitValue() == 0;
-    } catch (IOException e) {
-      return false; // no renice: the thread keeps the normal priority
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
+      return CorePinning.run(new String[] {"renice", "-n", Integer.toString(NICE), "-p", Long.toString(tid)}) == null;
+    } catch (ConfigException e) {
+      return false; // no renice (or interrupted): the thread keeps the normal priority
     }
   }
 }
