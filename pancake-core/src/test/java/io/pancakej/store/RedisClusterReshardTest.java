@@ -108,7 +108,7 @@ class RedisClusterReshardTest {
       stop.set(true);
       writer.join(10_000);
       if (failure.get() != null) {
-        throw new AssertionError("the writer failed during the move", failure.get());
+        throw new AssertionError("the writer failed during the move: " + failure.get(), failure.get()); // CI shows only this line
       }
       assertEquals(40, moved, "keys migrated");
       assertEquals(to, cluster.ownerOf(slot));

@@ -1,8 +1,11 @@
 package io.pancakej.testing;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -121,6 +124,48 @@ public final class RedisClusterFixture implements AutoCloseable {
         + " ms; last CLUSTER INFO:\n" + lastInfo);
   }
 
+  /**
+   * Waits until the masters' config epochs are distinct and every node knows each one's current
+   * epoch. {@code SETSLOT NODE} on the target raises its epoch only when the target does not
+   * already hold the highest it knows of; with a stale view (right after another move raised the
+   * source's) it claims the slot at a lower epoch than the source's, a node that still sees the
+   * source's claim tells it the slot is the source's, and the two masters then send clients to each
+   * other for good (seen in 1 of 50 back-to-back moves; clients failed with "No more cluster
+   * attempts left" in CI). Gossip settles this within a few pings.
+   */
+  private void awaitAgreedEpochs() {
+    long deadline = System.currentTimeMillis() + READY_TIMEOUT_MS;
+    List<Map<String, String>> views = new ArrayList<>();
+    while (System.currentTimeMillis() < deadline) {
+      views.clear();
+      for (RedisProcess n : nodes) {
+        try (Jedis j = n.connect()) {
+          views.add(configEpochs(j.clusterNodes()));
+        }
+      }
+      Map<String, String> first = views.get(0);
+      if (first.size() == NODES && new HashSet<>(first.values()).size() == NODES
+          && views.stream().allMatch(first::equals)) {
+        return;
+      }
+      RedisProcess.sleep(20);
+    }
+    throw new IllegalStateException("Redis Cluster " + seeds() + ": the masters' config epochs did not settle within "
+        + READY_TIMEOUT_MS + " ms (node id -> epoch, as each node sees them): " + views);
+  }
+
+  /** Node id to config epoch, from a {@code CLUSTER NODES} reply. */
+  private static Map<String, String> configEpochs(String clusterNodes) {
+    Map<String, String> epochs = new HashMap<>();
+    for (String line : clusterNodes.strip().split("\n")) {
+      String[] fields = line.split(" ");
+      if (fields.length > 6) {
+        epochs.put(fields[0], fields[6]);
+      }
+    }
+    return epochs;
+  }
+
   /** Whether a {@code CLUSTER NODES} reply lists every node as a connected master, none failing or in handshake. */
   private static boolean allConnected(String clusterNodes) {
     String[] lines = clusterNodes.strip().split("\n");
@@ -185,6 +230,39 @@ public final class RedisClusterFixture implements AutoCloseable {
   }
 
   /**
+   * Index of the master that node {@code i} says serves {@code slot} (from its {@code CLUSTER NODES}),
+   * -1 if it names none.
+   */
+  public int ownerSeenBy(int i, int slot) {
+    String clusterNodes;
+    try (Jedis j = nodes.get(i).connect()) {
+      clusterNodes = j.clusterNodes();
+    }
+    for (String line : clusterNodes.strip().split("\n")) {
+      String[] fields = line.split(" ");
+      for (int f = 8; f < fields.length; f++) {
+        if (fields[f].startsWith("[")) {
+          continue; // a slot being imported or migrated, not served
+        }
+        String[] range = fields[f].split("-");
+        if (slot >= Integer.parseInt(range[0]) && slot <= Integer.parseInt(range[range.length - 1])) {
+          return indexOfPort(Integer.parseInt(fields[1].substring(fields[1].indexOf(':') + 1, fields[1].indexOf('@'))));
+        }
+      }
+    }
+    return -1;
+  }
+
+  private int indexOfPort(int port) {
+    for (int i = 0; i < nodes.size(); i++) {
+      if (nodes.get(i).port() == port) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
    * Up to {@code count} distinct slots of node {@code i} that hold keys, found by sampling
    * {@code RANDOMKEY} (at most {@code 50 x count} samples).
    */
@@ -215,6 +293,7 @@ public final class RedisClusterFixture implements AutoCloseable {
     if (from == to) {
       return 0;
     }
+    awaitAgreedEpochs();
     RedisProcess source = nodes.get(from);
     RedisProcess target = nodes.get(to);
     int moved = 0;
