@@ -44,6 +44,14 @@ final class Estimator implements AutoCloseable {
   /** Samples behind an assumed estimate (no prior: uniform over the capacity): tested after a short window. */
   static final long ASSUMED = 0;
   private static final int RING = 1 << 18;
+  /**
+   * Milliseconds the thread sleeps between two steps. Each wake-up takes the CPU that the serving
+   * thread and the callers share (the emitter holds the other), for a moment it then cannot give to
+   * serving a tick: waking every 5 ms left more of a trace in the silences between calls at one
+   * thread than every 50 or 200 ms (docs/security.md, "The callers a tick wakes"). A change is
+   * noticed this much later at most, and the ring holds a step's accesses up to 1.3 million a second.
+   */
+  static final long STEP_INTERVAL_MS = 200;
 
   /** Receives each new estimate; {@code detected}: a change (not a refinement). */
   interface Listener {
@@ -160,9 +168,17 @@ final class Estimator implements AutoCloseable {
     this.paused = pause;
   }
 
+  /** The Linux id of the estimator's thread once it runs (tests), -1 before or elsewhere. */
+  volatile long threadId = -1;
+
   private void loop() {
+    try {
+      threadId = CorePinning.currentThreadId();
+    } catch (RuntimeException notLinux) {
+      threadId = -1;
+    }
     while (running) {
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(STEP_INTERVAL_MS));
       try {
         step();
       } catch (RuntimeException e) {

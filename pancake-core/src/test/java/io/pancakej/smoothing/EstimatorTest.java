@@ -2,11 +2,15 @@ package io.pancakej.smoothing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.math3.distribution.BinomialDistribution;
 import org.junit.jupiter.api.Test;
@@ -140,5 +144,37 @@ class EstimatorTest {
     // the same skew on other keys: the hot set moves by 100 ranks
     feed(e, zipf(4, 100), 2L * WINDOW);
     assertTrue(e.detections() > before, "a shift of the hot set went unnoticed for two windows");
+  }
+
+  /**
+   * The thread wakes about once a {@link Estimator#STEP_INTERVAL_MS}: every wake-up takes the CPU
+   * the serving thread and the callers share. Fails with the 5 ms sleep of before (about 200 a
+   * second).
+   */
+  @Test
+  void theThread_wakesAboutOnceAStepInterval() throws Exception {
+    assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only (/proc)");
+    Estimator e = estimator(new Adopting());
+    e.start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (e.threadId <= 0 && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertTrue(e.threadId > 0, "the estimator's thread did not start");
+      long before = timesScheduled(e.threadId);
+      Thread.sleep(1_000);
+      long wakeUps = timesScheduled(e.threadId) - before;
+      long expected = 1_000 / Estimator.STEP_INTERVAL_MS;
+      assertTrue(wakeUps >= 1 && wakeUps <= 2 * expected,
+          "the estimator's thread was scheduled " + wakeUps + " times in a second; about " + expected + " expected");
+    } finally {
+      e.close();
+    }
+  }
+
+  /** How many times a thread of this process was put on a CPU (the third field of its schedstat). */
+  private static long timesScheduled(long tid) throws java.io.IOException {
+    return Long.parseLong(Files.readString(Path.of("/proc/self/task/" + tid + "/schedstat")).trim().split(" ")[2]);
   }
 }
