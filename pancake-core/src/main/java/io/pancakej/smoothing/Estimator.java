@@ -98,7 +98,7 @@ final class Estimator implements AutoCloseable {
       Listener listener, java.util.concurrent.ThreadFactory threads) {
     this.keySlots = keySlots;
     this.maxWindow = maxWindow;
-    this.firstWindow = Math.min(firstWindow, maxWindow);
+    this.firstWindow = Math.max(1, Math.min(firstWindow, maxWindow));
     this.confidence = confidence;
     this.listener = listener;
     this.windowCounts = new int[keySlots];
@@ -188,34 +188,48 @@ final class Estimator implements AutoCloseable {
   }
 
   /**
-   * Drains recorded accesses and tests a full window; returns true if a change was declared. The
-   * listener is called without this object's lock held: it takes the proxy's phase lock, under
-   * which the proxy calls {@link #adopt}.
+   * Drains recorded accesses and tests every window they fill; returns true if a change was
+   * declared. The listener is called without this object's lock held: it takes the proxy's phase
+   * lock, under which the proxy calls {@link #adopt}.
    */
   boolean step() {
-    double[] next;
-    long samples;
-    boolean detected;
-    synchronized (this) {
+    boolean detected = false;
+    NewEstimate next;
+    while ((next = nextEstimate()) != null) {
+      // the proxy switches to a plan for it and calls adopt: the next window is as large as the
+      // sample behind the new estimate, so windows double while it is refined
+      listener.estimate(next.estimate(), next.samples(), next.detected());
+      detected |= next.detected();
+    }
+    return detected;
+  }
+
+  private record NewEstimate(double[] estimate, long samples, boolean detected) {}
+
+  /**
+   * Tests the windows the recorded accesses fill, each at its own size (a step drains no further
+   * than the window under way), until one gives a new estimate; null when none is full any more,
+   * or while paused.
+   */
+  private synchronized NewEstimate nextEstimate() {
+    while (true) {
       drain();
       if (paused || windowFill < windowTarget) {
-        return false;
+        return null;
       }
-      detected = estimating;
       if (estimating) {
         // the window after the one that showed the change: a sample of the new workload that
         // no test selected (adopting the rejecting window itself would keep a window chosen for
         // being unusual as the reference, and the next tests would reject it again)
         estimating = false;
-        next = new double[keySlots];
+        double[] next = new double[keySlots];
         for (int k = 0; k < keySlots; k++) {
           next[k] = windowCounts[k];
         }
-        samples = windowFill;
+        return emit(next, windowFill, true);
       } else if (test()) {
         estimating = true;
         clearWindow(); // the next window, as long as this one, becomes the estimate
-        return false;
       } else if (referenceSamples > 0) {
         // no change: the window joins the sample the estimate rests on, which so grows more
         // precise than any one window (tests then barely depend on each other); the plan follows
@@ -227,24 +241,21 @@ final class Estimator implements AutoCloseable {
         referenceTotal = referenceSamples;
         clearWindow();
         windowTarget = Math.max(firstWindow, Math.min(maxWindow, referenceSamples));
-        if (referenceSamples < 2 * plannedSamples) {
-          return false;
+        if (referenceSamples >= 2 * plannedSamples) {
+          refinements++;
+          return emit(reference.clone(), referenceSamples, false);
         }
-        refinements++;
-        next = reference.clone();
-        samples = referenceSamples;
       } else {
         clearWindow();
         windowTarget = Math.min(maxWindow, 2 * windowTarget);
-        return false;
       }
-      clearWindow();
-      paused = true; // until the proxy adopts the estimate (or resumes if it is not used)
     }
-    // the proxy switches to a plan for it and calls adopt: the next window is as large as the
-    // sample behind the new estimate, so windows double while it is refined
-    listener.estimate(next, samples, detected);
-    return detected;
+  }
+
+  private NewEstimate emit(double[] estimate, long samples, boolean detected) {
+    clearWindow();
+    paused = true; // until the proxy adopts the estimate (or resumes if it is not used)
+    return new NewEstimate(estimate, samples, detected);
   }
 
   /** Runs the change test on the full window; true if it rejects "no change". */
@@ -259,8 +270,9 @@ final class Estimator implements AutoCloseable {
     return false;
   }
 
+  /** Counts recorded accesses into the window, up to its size unless paused (then all of them, untested). */
   private void drain() {
-    while (true) {
+    while (paused || windowFill < windowTarget) {
       int idx = (int) (tail & (RING - 1));
       int v = ring.get(idx);
       if (v == 0) {

@@ -231,10 +231,13 @@ public final class Dynamic implements Callable<Integer> {
     };
   }
 
-  /** Lets the estimator thread (every 5 ms) drain and run a due test. */
+  /**
+   * Lets the estimator thread drain and run a due test: it steps every 200 ms
+   * (Estimator.STEP_INTERVAL_MS, every 5 ms before session 43, when this waited 30 ms).
+   */
   private static void settle() {
     try {
-      Thread.sleep(30);
+      Thread.sleep(450);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
