@@ -97,7 +97,7 @@ final class Estimator implements AutoCloseable {
   Estimator(int keySlots, int firstWindow, int maxWindow, double confidence, double[] estimate, long samples,
       Listener listener, java.util.concurrent.ThreadFactory threads) {
     this.keySlots = keySlots;
-    this.maxWindow = maxWindow;
+    this.maxWindow = Math.max(1, maxWindow);
     this.firstWindow = Math.max(1, Math.min(firstWindow, maxWindow));
     this.confidence = confidence;
     this.listener = listener;
@@ -194,8 +194,9 @@ final class Estimator implements AutoCloseable {
    */
   boolean step() {
     boolean detected = false;
+    long end = head.get(); // what was recorded before this step: a fast producer cannot keep it going
     NewEstimate next;
-    while ((next = nextEstimate()) != null) {
+    while (running && (next = nextEstimate(end)) != null) {
       // the proxy switches to a plan for it and calls adopt: the next window is as large as the
       // sample behind the new estimate, so windows double while it is refined
       listener.estimate(next.estimate(), next.samples(), next.detected());
@@ -207,13 +208,13 @@ final class Estimator implements AutoCloseable {
   private record NewEstimate(double[] estimate, long samples, boolean detected) {}
 
   /**
-   * Tests the windows the recorded accesses fill, each at its own size (a step drains no further
-   * than the window under way), until one gives a new estimate; null when none is full any more,
-   * or while paused.
+   * Tests the windows the accesses recorded before {@code end} fill, each at its own size (a step
+   * drains no further than the window under way), until one gives a new estimate; null when none
+   * is full any more, or while paused.
    */
-  private synchronized NewEstimate nextEstimate() {
+  private synchronized NewEstimate nextEstimate(long end) {
     while (true) {
-      drain();
+      drain(end);
       if (paused || windowFill < windowTarget) {
         return null;
       }
@@ -270,9 +271,12 @@ final class Estimator implements AutoCloseable {
     return false;
   }
 
-  /** Counts recorded accesses into the window, up to its size unless paused (then all of them, untested). */
-  private void drain() {
-    while (paused || windowFill < windowTarget) {
+  /**
+   * Counts the accesses recorded before {@code end} into the window, up to its size unless paused
+   * (then all of them, untested: the window under way during a swap is as long as the swap).
+   */
+  private void drain(long end) {
+    while (tail < end && (paused || windowFill < windowTarget)) {
       int idx = (int) (tail & (RING - 1));
       int v = ring.get(idx);
       if (v == 0) {

@@ -33,7 +33,7 @@ class EstimatorTest {
   private static final double CONFIDENCE = 0.95;
 
   /** Records what the listener saw and adopts it at once. */
-  private static final class Adopting implements Estimator.Listener {
+  private static class Adopting implements Estimator.Listener {
     Estimator estimator;
     final List<Boolean> detected = new ArrayList<>();
     final List<Long> samples = new ArrayList<>();
@@ -195,6 +195,7 @@ class EstimatorTest {
       e.record(uniform.sample());
     }
     e.step();
+    assertEquals(0, e.detections(), "a uniform workload against a uniform estimate (this seed)");
     assertEquals(2, e.tests(), "windows of " + FIRST + " and " + 2 * FIRST + " accesses tested");
     for (int i = 0; i < 4 * FIRST - 1; i++) { // one short of the third window
       e.record(uniform.sample());
@@ -210,5 +211,52 @@ class EstimatorTest {
     double[] p = new double[N];
     Arrays.fill(p, 1.0 / N);
     return p;
+  }
+
+  /**
+   * One step goes on past a new estimate: a cold start under a skewed workload is detected in the
+   * first window, the second becomes the estimate, and the third, tested against it, makes its
+   * sample twice as large (a refinement), all in the step that found the three windows.
+   */
+  @Test
+  void aStep_goesOnPastANewEstimate() {
+    Adopting listener = new Adopting();
+    Estimator e = estimator(listener);
+    Workload skewed = zipf(5);
+    for (int i = 0; i < 3 * FIRST; i++) {
+      e.record(skewed.sample());
+    }
+    e.step();
+    assertEquals(List.of(true, false), listener.detected, "a change, then a refinement, in one step");
+    assertEquals(List.of((long) FIRST, 2L * FIRST), listener.samples, "the estimates' samples");
+    assertEquals(2, e.tests(), "the first window (rejected) and the third (passed) tested");
+  }
+
+  /**
+   * A step ends with what was recorded when it began: accesses that arrive meanwhile wait for the
+   * next one, so a producer faster than the tests cannot keep a step (and the lock it holds for
+   * each window) going. Here every new estimate brings a burst of accesses during the step.
+   */
+  @Test
+  void aStep_endsWithWhatWasRecordedWhenItBegan() {
+    Workload skewed = zipf(5);
+    Adopting listener = new Adopting() {
+      @Override
+      public void estimate(double[] estimate, long samples, boolean detected) {
+        super.estimate(estimate, samples, detected);
+        for (int i = 0; i < 10 * FIRST; i++) {
+          estimator.record(skewed.sample());
+        }
+      }
+    };
+    Estimator e = estimator(listener);
+    for (int i = 0; i < 3 * FIRST; i++) {
+      e.record(skewed.sample());
+    }
+    e.step();
+    assertEquals(2, e.tests(), "only the three windows recorded before the step");
+    assertEquals(List.of(true, false), listener.detected);
+    e.step();
+    assertTrue(e.tests() > 2, "the next step tests what came during the last one");
   }
 }

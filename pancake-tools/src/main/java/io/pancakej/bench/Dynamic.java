@@ -269,8 +269,8 @@ public final class Dynamic implements Callable<Integer> {
         }
         settle();
         long t = client.stats().transitions();
-        // tests run at w, 1.1 w, ... while no transition is under way
-        long tests = (total - window) / Math.max(1, window / 10) + 1;
+        // a declared estimate is tested once a full window of accesses (design.md, "Estimation")
+        long tests = total / Math.max(1, window);
         return new Control(s, seed, total, tests, t, at);
       }
     } finally {
