@@ -208,11 +208,7 @@ final class Checkpointer implements AutoCloseable {
   volatile long lastSaveThreadId = -1;
 
   private void saveNow(ProxyState snap, long seq, List<LogTicket> unsettled) {
-    try {
-      lastSaveThreadId = CorePinning.currentThreadId();
-    } catch (RuntimeException notLinux) {
-      lastSaveThreadId = -1;
-    }
+    lastSaveThreadId = CorePinning.currentThreadIdOrNone();
     // the snapshot holds values the log writer may still be appending to the old file: save it
     // only once they are in the log (the old file is deleted after the save), never if one failed
     for (LogTicket t : unsettled) {

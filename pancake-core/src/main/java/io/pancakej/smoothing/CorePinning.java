@@ -35,6 +35,15 @@ final class CorePinning {
     }
   }
 
+  /** This thread's Linux thread id, or -1 where there is none (not Linux). */
+  static long currentThreadIdOrNone() {
+    try {
+      return currentThreadId();
+    } catch (RuntimeException notLinux) {
+      return -1;
+    }
+  }
+
   /** The CPUs this process may run on, as Linux lists them ("0-3,6"). */
   static String allowedCpus() {
     return allowedCpus(STATUS);

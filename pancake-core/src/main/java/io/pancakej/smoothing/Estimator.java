@@ -172,11 +172,7 @@ final class Estimator implements AutoCloseable {
   volatile long threadId = -1;
 
   private void loop() {
-    try {
-      threadId = CorePinning.currentThreadId();
-    } catch (RuntimeException notLinux) {
-      threadId = -1;
-    }
+    threadId = CorePinning.currentThreadIdOrNone();
     while (running) {
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(STEP_INTERVAL_MS));
       try {

@@ -16,11 +16,9 @@ final class LowPriority {
 
   /** Lowers the current thread's priority; false (and nothing changed) where that is not possible. */
   static boolean lowerCurrentThread() {
-    long tid;
-    try {
-      tid = CorePinning.currentThreadId();
-    } catch (RuntimeException notLinux) {
-      return false;
+    long tid = CorePinning.currentThreadIdOrNone();
+    if (tid < 0) {
+      return false; // not Linux
     }
     try {
       return CorePinning.run(new String[] {"renice", "-n", Integer.toString(NICE), "-p", Long.toString(tid)}) == null;

@@ -162,13 +162,21 @@ public final class RedisClusterFixture implements AutoCloseable {
   /** Node id to config epoch, from a {@code CLUSTER NODES} reply. */
   private static Map<String, String> configEpochs(String clusterNodes) {
     Map<String, String> epochs = new HashMap<>();
-    for (String line : clusterNodes.strip().split("\n")) {
-      String[] fields = line.split(" ");
+    for (String[] fields : nodeFields(clusterNodes)) {
       if (fields.length > 6) {
         epochs.put(fields[0], fields[6]);
       }
     }
     return epochs;
+  }
+
+  /** The fields of each node's line of a {@code CLUSTER NODES} reply (id, address, flags, ..., epoch, link, slots). */
+  private static List<String[]> nodeFields(String clusterNodes) {
+    List<String[]> lines = new ArrayList<>();
+    for (String line : clusterNodes.strip().split("\n")) {
+      lines.add(line.split(" "));
+    }
+    return lines;
   }
 
   /** Whether a {@code CLUSTER NODES} reply lists every node as a connected master, none failing or in handshake. */
@@ -243,8 +251,7 @@ public final class RedisClusterFixture implements AutoCloseable {
     try (Jedis j = nodes.get(i).connect()) {
       clusterNodes = j.clusterNodes();
     }
-    for (String line : clusterNodes.strip().split("\n")) {
-      String[] fields = line.split(" ");
+    for (String[] fields : nodeFields(clusterNodes)) {
       for (int f = 8; f < fields.length; f++) {
         if (fields[f].startsWith("[")) {
           continue; // a slot being imported or migrated, not served
