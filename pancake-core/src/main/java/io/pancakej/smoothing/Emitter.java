@@ -118,7 +118,7 @@ final class Emitter implements AutoCloseable {
     return rate.batchesPerSecond();
   }
 
-  /** Grid points missed because the previous tick ran past them, the thread woke late, or tick k-2's serving ended past them. */
+  /** Grid points missed because the previous tick ran past them, the thread woke late, or the serving a tick's call carries ended past them. */
   long lateTicks() {
     return late;
   }

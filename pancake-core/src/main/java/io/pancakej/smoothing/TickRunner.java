@@ -22,19 +22,20 @@ import io.pancakej.store.KvStore;
  * Runs ticks as a two-stage pipeline. A tick is K batches of B accesses, each real with
  * probability delta (the queue head, or a simulated real access when the queue is empty) or fake
  * (paper Fig. 2), built exactly as the paper's batches are; sending K of them in one round trip is
- * the grouping the paper's proxy does. Tick k's one store call writes back tick k-2's accesses and
- * reads tick k's (writes first): the call's content is fixed by the tick numbers, whatever the
- * ticks served. The emitter sends it ({@link KvStore#sendPutGet}) and goes back to its clock; the
- * serving thread ({@link TickServing}) reads its reply, opens it, serves the requests and seals
- * tick k's write-back. So the store call and the crypto overlap instead of taking turns, and on a
- * store that pipelines calls (Redis) tick k+1 leaves on its grid point even while tick k's reply
- * is on its way. Tick k is sent only once tick k-2's serving has ended (its write-back is sealed),
- * so at most two calls are in flight.
+ * the grouping the paper's proxy does. Tick k's one store call writes back the accesses of tick
+ * {@code k - L} ({@link #WRITE_BACK_LAG}) and reads tick k's (writes first): the call's content is
+ * fixed by the tick numbers, whatever the ticks served. The emitter sends it
+ * ({@link KvStore#sendPutGet}) and goes back to its clock; the serving thread ({@link TickServing})
+ * reads its reply, opens it, serves the requests and seals tick k's write-back. So the store call
+ * and the crypto overlap instead of taking turns, and on a store that pipelines calls (Redis) tick
+ * k+1 leaves on its grid point even while tick k's reply is on its way. Tick k is sent only once
+ * tick k-L's serving has ended (its write-back is sealed), so at most L calls are in flight.
  *
- * <p>A replica tick k-1 accessed was read by tick k before its write-back reached the store (that
- * goes out with tick k+1): serving tick k takes it from tick k-1's sealed write-back instead, so
- * every tick sees every earlier one. A tick's write-back is computed only after the previous
- * tick's, on one thread, so writes reach the store in the order they were decided.
+ * <p>A replica ticks k-L+1 .. k-1 accessed was read by tick k before their write-backs reached the
+ * store: serving tick k takes it from the latest of their sealed write-backs instead
+ * ({@link UnsentWriteBacks}), so every tick sees every earlier one. A tick's write-back is computed
+ * only after the previous tick's, on one thread, and calls carry them in tick order, so writes
+ * reach the store in the order they were decided.
  *
  * <p>A tick holds the read side of the phase lock from its build to the end of its serving (the
  * stamp passes from the emitter to the serving thread), so a plan change happens between the
@@ -50,13 +51,23 @@ final class TickRunner implements Ticks {
   /** The serving thread's queue: the ticks handed over and not served yet. */
   private final LinkedBlockingQueue<Runnable> toServe = new LinkedBlockingQueue<>();
   private volatile Thread serverThread;
-  /** Sealed write-backs not sent yet, in tick order (at most two). */
+  /**
+   * Ticks from a tick's read to the call that carries its write-back: tick k's call carries tick
+   * {@code k - WRITE_BACK_LAG}'s. The emitter waits for that tick's serving before tick k's grid
+   * point, so the serving thread may fall this many periods less one behind before a grid point is
+   * lost: enough to ride out the milliseconds a JIT compilation or a collection holds its CPU at
+   * the usual periods (results/timing/write-back-lag). With a lag of 2 those waits, which go with
+   * an empty queue (the one caller is held up too), left a trace at one thread.
+   */
+  static final int WRITE_BACK_LAG = 32;
+  /** Sealed write-backs not sent yet, in tick order (at most {@link #WRITE_BACK_LAG}). */
   private final ArrayDeque<Prepared> owed = new ArrayDeque<>();
-  /** The last tick's sealed write-back, read by the next tick's serving (serving thread only). */
-  private Prepared lastPrepared;
-  /** Serving of the last tick sent, and of the one before it. */
+  /** The write-backs the next tick's read cannot see (serving thread only, but for a plan change). */
+  private final UnsentWriteBacks unsent = new UnsentWriteBacks(WRITE_BACK_LAG);
+  /** The servings of the last ticks sent, oldest first (at most {@link #WRITE_BACK_LAG}). */
+  private final ArrayDeque<CompletableFuture<Void>> servings = new ArrayDeque<>();
+  /** The serving of the last tick sent. */
   private CompletableFuture<Void> previous = CompletableFuture.completedFuture(null);
-  private CompletableFuture<Void> beforePrevious = previous;
   /** The next tick's number. */
   private long nextTick;
   /** Nanoseconds the serving thread spent on ticks (written by it alone). */
@@ -123,17 +134,28 @@ final class TickRunner implements Ticks {
   }
 
   /**
-   * Waits for tick k-2's serving to end (its write-back sealed), which tick k's call carries
-   * (emitter thread, before its grid point): a serving that ends past the point then costs the
-   * point, as a long tick does, instead of a call sent late by however long the serving took. A
-   * serving is late when other threads hold its CPU (the callers it has just woken, the JIT, a
-   * checkpoint), and a late call said a little about the ticks before it (results/timing/serving-wait:
-   * on the default path a tick that found the queue empty, its caller held up too, had to wait about
-   * 7 times as often as one that served a request). A skipped point still does: see security.md.
+   * Waits for the serving of tick {@code k - WRITE_BACK_LAG} to end (its write-back sealed), which
+   * tick k's call carries (emitter thread, before its grid point): a serving that ends past the
+   * point then costs the point, as a long tick does, instead of a call sent late by however long
+   * the serving took. A serving is late when other threads hold its CPU (the callers it has just
+   * woken, the JIT, a checkpoint), and a wait said a little about the ticks before it
+   * (results/timing/serving-wait: on the default path, with a lag of 2, a tick that found the queue
+   * empty, its caller held up too, had to wait about 7 times as often as one that served a
+   * request). The lag leaves the serving thread that many periods to catch up first.
    */
   @Override
   public synchronized void awaitSendable() {
-    await(beforePrevious, false); // a failed serving failed its own requests: the next tick goes on
+    awaitServingsBefore(nextTick, false); // a failed serving failed its own requests: the next tick goes on
+  }
+
+  /** Waits for the servings tick {@code tick}'s call depends on: those of ticks up to {@code tick - WRITE_BACK_LAG}. */
+  private void awaitServingsBefore(long tick, boolean rethrow) {
+    // servings holds the last ticks sent, up to tick - 1: the oldest are those up to tick - LAG
+    while (servings.size() > WRITE_BACK_LAG - 1) {
+      CompletableFuture<Void> oldest = servings.peekFirst();
+      await(oldest, rethrow);
+      servings.pollFirst();
+    }
   }
 
   /** Runs a tick of {@code batches} batches to its end, serving included (swaps before the clock starts). */
@@ -184,9 +206,9 @@ final class TickRunner implements Ticks {
       // of its calls would delay the next one at a point that depends on the plans
       finishIfDue();
     }
-    // tick k-2's write-back is sealed: this call carries it (a sweep stops on a failed one, which
+    // tick k-LAG's write-back is sealed: this call carries it (a sweep stops on a failed one, which
     // left labels it read unwritten)
-    await(beforePrevious, given != null);
+    awaitServingsBefore(nextTick, given != null);
     long tick = nextTick++;
     Request[] served = null;
     boolean handedOver = false;
@@ -251,7 +273,7 @@ final class TickRunner implements Ticks {
         // (results/timing/serving-parks: at 8 threads on RocksDB z 13-15 with the wait, 3-5 without)
       });
       handedOver = true;
-      beforePrevious = previous;
+      servings.addLast(serve);
       previous = serve;
       if (given != null) {
         reply.await(); // the serving thread reads the same reply (read once), and fails on it too
@@ -310,14 +332,13 @@ final class TickRunner implements Ticks {
       for (Prepared w : written) {
         lastSwap |= serving.record(p, transition, w.plan());
       }
-      Prepared newer = lastPrepared != null && lastPrepared.tick() == tick - 1 ? lastPrepared : null;
-      Owed read = serving.readAndServe(p, transition, replicas, labels, sealed, served, newer);
+      Owed read = serving.readAndServe(p, transition, replicas, labels, sealed, served, unsent.unseenBy(tick, replicas));
       serving.deliverAnswers(); // callers wake before the write-back is sealed: their next requests catch the next tick
       Prepared mine = serving.prepare(tick, p, transition, read);
       synchronized (owed) {
         owed.addLast(mine);
       }
-      lastPrepared = mine;
+      unsent.add(mine);
     } catch (Throwable e) {
       serving.dropAnswers();
       TickServing.fail(served, e);
@@ -333,9 +354,9 @@ final class TickRunner implements Ticks {
   }
 
   /**
-   * Takes the write-backs tick {@code tick}'s call carries (those of ticks up to {@code tick - 2}),
-   * first sealing every owed write-back again, in tick order, if the phase changed since it was
-   * sealed (a plan change between two ticks).
+   * Takes the write-backs tick {@code tick}'s call carries (those of ticks up to
+   * {@code tick - WRITE_BACK_LAG}), first sealing every owed write-back again, in tick order, if the
+   * phase changed since it was sealed (a plan change between two ticks).
    */
   private List<Prepared> takeOwed(Phase p, Transition transition, long tick) {
     synchronized (owed) {
@@ -345,21 +366,21 @@ final class TickRunner implements Ticks {
       }
       if (stale) {
         // a plan change waited for every tick's serving to end: the serving thread is idle
+        // every tick the next one cannot see is owed (unsent): they replace what the serving kept
         List<Prepared> again = new ArrayList<>(owed.size());
-        Prepared before = null;
+        UnsentWriteBacks sealedAgain = new UnsentWriteBacks(WRITE_BACK_LAG);
         for (Prepared w : owed) {
-          Owed o = before != null && before.tick() == w.tick() - 1 ? rebased(w.owed(), before) : w.owed();
-          before = serving.prepare(w.tick(), p, transition, o);
-          again.add(before);
+          Owed o = rebased(w.owed(), sealedAgain.unseenBy(w.tick(), w.owed().replicas()));
+          Prepared resealed = serving.prepare(w.tick(), p, transition, o);
+          sealedAgain.add(resealed);
+          again.add(resealed);
         }
         owed.clear();
         owed.addAll(again);
-        if (lastPrepared != null && before != null && lastPrepared.tick() == before.tick()) {
-          lastPrepared = before;
-        }
+        unsent.replaceAll(again);
       }
       List<Prepared> out = new ArrayList<>(2);
-      while (!owed.isEmpty() && owed.peekFirst().tick() <= tick - 2) {
+      while (!owed.isEmpty() && owed.peekFirst().tick() <= tick - WRITE_BACK_LAG) {
         out.add(owed.pollFirst());
       }
       return out;
@@ -367,14 +388,17 @@ final class TickRunner implements Ticks {
   }
 
   /**
-   * What tick {@code o} read, with the replicas {@code before} (the tick just before it) writes
-   * taken from its write-back as sealed again: they were served from it.
+   * What tick {@code o} read, with the replicas the owed ticks before it write taken from their
+   * write-backs as sealed again ({@code unseen}): they were served from them.
    */
-  private Owed rebased(Owed o, Prepared before) {
+  private Owed rebased(Owed o, Map<Integer, WriteBack> unseen) {
+    if (unseen.isEmpty()) {
+      return o;
+    }
     Map<Integer, ReplicaCodec.View> views = new HashMap<>(o.views());
     for (int i = 0; i < o.replicas().length; i++) {
       int r = o.replicas()[i];
-      WriteBack w = before.plan().get(r);
+      WriteBack w = unseen.get(r);
       if (w != null) {
         try {
           views.put(r, serving.opener().writtenView(o.labels().get(i), w));
@@ -402,8 +426,8 @@ final class TickRunner implements Ticks {
         finishDue = true;
       }
       // every write-back is stored: the next tick reads what the store holds (serving it the last
-      // tick's write-back instead would hide damage done since, and write the good value over it)
-      lastPrepared = null;
+      // ticks' write-backs instead would hide damage done since, and write the good value over it)
+      unsent.clear();
     } finally {
       proxy.phaseLock.unlockRead(stamp);
     }

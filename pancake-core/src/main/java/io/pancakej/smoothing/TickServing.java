@@ -56,14 +56,14 @@ final class TickServing {
   }
 
   /**
-   * Opens what a tick read and serves the requests it dequeued. A replica that {@code newer} (the
-   * previous tick's write-back, which this tick's call did not carry) writes is taken from it: the
-   * store still held the ciphertext before it. Each other distinct replica is decrypted once; one
-   * that fails authentication fails only its own key's requests, and the rest of the tick goes on.
+   * Opens what a tick read and serves the requests it dequeued. A replica in {@code written} (the
+   * latest write-back of the ticks before it that its call did not carry, {@link UnsentWriteBacks})
+   * is taken from there: the store still held an older ciphertext. Each other distinct replica is
+   * decrypted once; one that fails authentication fails only its own key's requests, and the rest
+   * of the tick goes on.
    */
   Owed readAndServe(Phase p, Transition transition, int[] replicas, List<byte[]> labels, List<byte[]> sealed,
-      Request[] served, Prepared newer) {
-    Map<Integer, WriteBack> written = newer == null ? Map.of() : newer.plan();
+      Request[] served, Map<Integer, WriteBack> written) {
     Map<Integer, ReplicaCodec.View> views = new HashMap<>();
     Map<Integer, IntegrityException> damaged = null; // made only when a replica fails (rare)
     Object[] opened = opener.decryptAll(replicas, labels, sealed, written);
