@@ -130,6 +130,8 @@ class TickPipelineTest {
       }
       long late = proxy.emitter.lateTicks() - lateBefore;
       long ticks = proxy.emitter.ticks() - ticksBefore;
+      System.out.printf("serving held up: %d grid points lost in %d ticks, over %d stalls of 8 periods (lag %d)%n", late,
+          ticks, stalls, TickRunner.WRITE_BACK_LAG);
       // with L = 2 each stall costs at least 5 points (50 in all); a loaded machine may cost a few anyway
       assertTrue(late < stalls * 2, late + " grid points lost in " + ticks + " ticks, over " + stalls + " stalls of 8 periods");
       assertTrue(ticks > stalls * 20, "ticks went on: " + ticks);
