@@ -34,6 +34,7 @@ final class Emitter implements AutoCloseable {
   private volatile boolean running = true;
   private volatile long late;
   private volatile long ticks;
+  private volatile long behindTicks;
   /** The CPU the emitter is to have to itself, or {@code PancakeConfig.EMITTER_CPU_AUTO} or {@code _NONE}. */
   private final int cpu;
   /** The CPU it holds (-1: none; written before the thread's latch opens). */
@@ -127,6 +128,11 @@ final class Emitter implements AutoCloseable {
     return ticks;
   }
 
+  /** Ticks sent while the serving was two or more ticks behind (the levels count them as missed points). */
+  long behindTicks() {
+    return behindTicks;
+  }
+
   private void loop() {
     if (cpu != PancakeConfig.EMITTER_CPU_NONE) {
       try {
@@ -159,6 +165,10 @@ final class Emitter implements AutoCloseable {
         late += skipped;
         next = following;
       }
+      // a serving two ticks behind counts as a missed point for the levels, not for the grid (asked
+      // before the wait: the time from the point to the call must not depend on it)
+      int behind = runner.servingBehind() ? 1 : 0;
+      behindTicks += behind;
       waitUntil(next);
       if (!running) {
         break;
@@ -172,7 +182,7 @@ final class Emitter implements AutoCloseable {
       now = clock.nanoTime();
       long served = runner.servingNanos();
       // the wait for the call's release time is not work: the levels see the tick's work alone
-      rate.onTick(now, requests.getAsLong(), missed, now - next - runner.lastReleaseWaitNanos(), served - servedBefore);
+      rate.onTick(now, requests.getAsLong(), missed + behind, now - next - runner.lastReleaseWaitNanos(), served - servedBefore);
       servedBefore = served;
       long period = period();
       // the next point of the global grid after now (a late tick's point is not sent late: skipped)

@@ -13,6 +13,15 @@ interface Ticks {
   default void awaitSendable() {
   }
 
+  /**
+   * True if, as the next tick is about to be sent, the serving of a tick two or more before it is
+   * still under way: the serving is falling behind the clock. With a write-back lag of 2 that cost
+   * the grid point; the levels still count it as a missed point, though the grid keeps it.
+   */
+  default boolean servingBehind() {
+    return false;
+  }
+
   /** How long the last tick waited, idle, for its call's release time (not busy time). */
   default long lastReleaseWaitNanos() {
     return 0;

@@ -111,7 +111,8 @@ class TickPipelineTest {
    * just woken) then costs no grid point, while with L = 2 a wait of 8 periods cost about 6 points.
    * Lost points went with an empty queue at one thread (the caller was held up too), which left a
    * trace a store could time (results/timing/write-back-lag). Here a merge function holds the
-   * serving thread for 8 ms, ten times, at a clock of 1 000 ticks a second.
+   * serving thread for 8 ms, ten times, at a clock of 1 000 ticks a second. The levels still learn
+   * that the serving fell behind: the ticks sent meanwhile count as missed points for them.
    */
   @Test
   void aServingHeldUpForMilliseconds_costsNoGridPoint() throws Exception {
@@ -119,6 +120,7 @@ class TickPipelineTest {
         .keySize(16).pacerRate(1000).tickRateMax(1000).seed(5).store(new MemoryStore()).build())) {
       proxy.put(key(1), value(1, 0));
       long lateBefore = proxy.emitter.lateTicks();
+      long behindBefore = proxy.emitter.behindTicks();
       long ticksBefore = proxy.emitter.ticks();
       int stalls = 10;
       for (int i = 0; i < stalls; i++) {
@@ -130,11 +132,13 @@ class TickPipelineTest {
       }
       long late = proxy.emitter.lateTicks() - lateBefore;
       long ticks = proxy.emitter.ticks() - ticksBefore;
-      System.out.printf("serving held up: %d grid points lost in %d ticks, over %d stalls of 8 periods (lag %d)%n", late,
-          ticks, stalls, TickRunner.WRITE_BACK_LAG);
+      long behind = proxy.emitter.behindTicks() - behindBefore;
+      System.out.printf("serving held up: %d grid points lost in %d ticks, %d sent with the serving behind, over %d"
+          + " stalls of 8 periods (lag %d)%n", late, ticks, behind, stalls, TickRunner.WRITE_BACK_LAG);
       // with L = 2 each stall costs at least 5 points (50 in all); a loaded machine may cost a few anyway
       assertTrue(late < stalls * 2, late + " grid points lost in " + ticks + " ticks, over " + stalls + " stalls of 8 periods");
       assertTrue(ticks > stalls * 20, "ticks went on: " + ticks);
+      assertTrue(behind >= stalls * 4, "ticks the levels count as missed: " + behind + " (about 6 a stall)");
     }
   }
 
