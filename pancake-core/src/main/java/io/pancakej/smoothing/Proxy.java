@@ -301,7 +301,7 @@ final class Proxy implements Engine {
       }
       requests.failQueued();
       try {
-        runner.flush(); // the last tick's write-back
+        runner.flush(); // the last ticks' write-backs
       } catch (PancakeException e) {
         failure = e;
       } finally {

@@ -84,7 +84,7 @@ final class Transitions {
       rounds++;
       try {
         sweep(t.remainingSwaps(), started);
-        proxy.runner.flush(); // the last two ticks' write-backs: their swaps count once stored; then the finish
+        proxy.runner.flush(); // the write-backs still owed: their swaps count once stored; then the finish
       } catch (RuntimeException e) {
         failure = e;
       }

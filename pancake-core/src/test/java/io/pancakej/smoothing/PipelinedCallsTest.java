@@ -92,6 +92,8 @@ class PipelinedCallsTest {
     }
     assertTrue(store.sent.get() > 100, "ticks sent: " + store.sent.get());
     assertTrue(store.maxInFlight.get() <= TickRunner.WRITE_BACK_LAG, "calls in flight at once: " + store.maxInFlight.get());
+    // the serving falls behind the clock here: calls pile up past two, up to the lag
+    assertTrue(store.maxInFlight.get() > 2, "calls in flight at once: " + store.maxInFlight.get());
     try (Proxy proxy = Proxy.open(config(state, new DeferringStore(memory)))) {
       for (int k = 0; k < 40; k++) {
         assertArrayEquals(value(k, 140 + k % 10), proxy.get(key(k)).orElseThrow(), "key " + k);

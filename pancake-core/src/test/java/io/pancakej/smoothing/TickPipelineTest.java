@@ -108,7 +108,7 @@ class TickPipelineTest {
   /**
    * The emitter waits for the serving of the tick whose write-back a call carries, L ticks back: a
    * serving thread held up for milliseconds (by a JIT compilation, a collection, the callers it has
-   * just woken) then costs no grid point, while with L = 2 a wait of 8 periods cost about 6 points.
+   * just woken) then costs no grid point, while with L = 2 ten waits of 8 periods cost 93-104.
    * Lost points went with an empty queue at one thread (the caller was held up too), which left a
    * trace a store could time (results/timing/write-back-lag). Here a merge function holds the
    * serving thread for 8 ms, ten times, at a clock of 1 000 ticks a second. The levels still learn
@@ -135,10 +135,10 @@ class TickPipelineTest {
       long behind = proxy.emitter.behindTicks() - behindBefore;
       System.out.printf("serving held up: %d grid points lost in %d ticks, %d sent with the serving behind, over %d"
           + " stalls of 8 periods (lag %d)%n", late, ticks, behind, stalls, TickRunner.WRITE_BACK_LAG);
-      // with L = 2 each stall costs at least 5 points (50 in all); a loaded machine may cost a few anyway
+      // with L = 2 the stalls cost about 100 points; a loaded machine may cost a few anyway
       assertTrue(late < stalls * 2, late + " grid points lost in " + ticks + " ticks, over " + stalls + " stalls of 8 periods");
       assertTrue(ticks > stalls * 20, "ticks went on: " + ticks);
-      assertTrue(behind >= stalls * 4, "ticks the levels count as missed: " + behind + " (about 6 a stall)");
+      assertTrue(behind >= stalls * 4, "ticks the levels count as missed: " + behind + " (about 14 a stall, the serving catching up included)");
     }
   }
 
