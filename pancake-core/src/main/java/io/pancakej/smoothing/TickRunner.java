@@ -146,6 +146,33 @@ final class TickRunner implements Ticks {
   @Override
   public synchronized void awaitSendable() {
     awaitCarriedServings(false); // a failed serving failed its own requests: the next tick goes on
+    // what the next tick would otherwise do after its grid point: a transition's finish (its write
+    // lock waits for every serving under way, up to WRITE_BACK_LAG of them) and sealing the owed
+    // write-backs again under a new plan (up to WRITE_BACK_LAG ticks of them). Here a long one
+    // costs grid points; in the tick it sent the call late. A plan installed between here and the
+    // grid point is still sealed again in the tick.
+    finishIfDue();
+    long stamp = proxy.phaseLock.readLock();
+    try {
+      Phase p = proxy.phase;
+      synchronized (owed) {
+        sealAgainIfStale(p, p instanceof Transition t ? t : null);
+      }
+    } finally {
+      proxy.phaseLock.unlockRead(stamp);
+    }
+  }
+
+  /** True if every write-back owed was sealed under {@code p} (tests). */
+  boolean owedSealedUnder(Phase p) {
+    synchronized (owed) {
+      for (Prepared w : owed) {
+        if (w.phase() != p) {
+          return false;
+        }
+      }
+      return true;
+    }
   }
 
   /**
@@ -380,31 +407,40 @@ final class TickRunner implements Ticks {
    */
   private List<Prepared> takeOwed(Phase p, Transition transition, long tick) {
     synchronized (owed) {
-      boolean stale = false;
-      for (Prepared w : owed) {
-        stale |= w.phase() != p;
-      }
-      if (stale) {
-        // a plan change waited for every tick's serving to end: the serving thread is idle
-        // every tick the next one cannot see is owed (unsent): they replace what the serving kept
-        List<Prepared> again = new ArrayList<>(owed.size());
-        UnsentWriteBacks sealedAgain = new UnsentWriteBacks(WRITE_BACK_LAG);
-        for (Prepared w : owed) {
-          Owed o = rebased(w.owed(), sealedAgain.unseenBy(w.tick(), w.owed().replicas()));
-          Prepared resealed = serving.prepare(w.tick(), p, transition, o);
-          sealedAgain.add(resealed);
-          again.add(resealed);
-        }
-        owed.clear();
-        owed.addAll(again);
-        unsent.replaceAll(again);
-      }
+      sealAgainIfStale(p, transition);
       List<Prepared> out = new ArrayList<>(2);
       while (!owed.isEmpty() && owed.peekFirst().tick() <= tick - WRITE_BACK_LAG) {
         out.add(owed.pollFirst());
       }
       return out;
     }
+  }
+
+  /**
+   * Seals every owed write-back again under {@code p}, in tick order, if the phase changed since it
+   * was sealed (holding the owed monitor). A plan change waited for every tick's serving to end, and
+   * no tick was built since: the serving thread is idle.
+   */
+  private void sealAgainIfStale(Phase p, Transition transition) {
+    boolean stale = false;
+    for (Prepared w : owed) {
+      stale |= w.phase() != p;
+    }
+    if (!stale) {
+      return;
+    }
+    // every tick the next one cannot see is owed (unsent): they replace what the serving kept
+    List<Prepared> again = new ArrayList<>(owed.size());
+    UnsentWriteBacks sealedAgain = new UnsentWriteBacks(WRITE_BACK_LAG);
+    for (Prepared w : owed) {
+      Owed o = rebased(w.owed(), sealedAgain.unseenBy(w.tick(), w.owed().replicas()));
+      Prepared resealed = serving.prepare(w.tick(), p, transition, o);
+      sealedAgain.add(resealed);
+      again.add(resealed);
+    }
+    owed.clear();
+    owed.addAll(again);
+    unsent.replaceAll(again);
   }
 
   /**

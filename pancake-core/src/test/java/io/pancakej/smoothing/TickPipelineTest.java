@@ -2,6 +2,7 @@ package io.pancakej.smoothing;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -139,6 +140,35 @@ class TickPipelineTest {
       assertTrue(late < stalls * 2, late + " grid points lost in " + ticks + " ticks, over " + stalls + " stalls of 8 periods");
       assertTrue(ticks > stalls * 20, "ticks went on: " + ticks);
       assertTrue(behind >= stalls * 4, "ticks the levels count as missed: " + behind + " (about 14 a stall, the serving catching up included)");
+    }
+  }
+
+  /**
+   * A plan change seals the owed write-backs (up to L ticks of them) again before the next tick's
+   * grid point, while the emitter waits for it, not between the point and the call: a long one
+   * then costs points instead of sending the call late (security.md, "Plan changes").
+   */
+  @Test
+  void aPlanChange_sealsTheOwedWriteBacksAgain_beforeTheNextGridPoint() throws Exception {
+    int n = 200;
+    try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("plan")).capacity(n).valueSize(16)
+        .keySize(16).pacerRate(1000).seed(7).store(new MemoryStore()).build())) {
+      for (int i = 0; i < n; i++) {
+        proxy.put(key(i), value(i, 0));
+      }
+      Thread.sleep(100); // ticks go on: write-backs are owed
+      double[] skewed = new double[proxy.phase.target.keySlots];
+      java.util.Arrays.fill(skewed, 1e-12);
+      double[] zipf = ReplicaPlanTest.zipf(n, 0.99, 0);
+      for (int i = 0; i < n; i++) {
+        skewed[proxy.keys.peek(key(i))] = zipf[i];
+      }
+      synchronized (proxy.runner) { // the emitter builds no tick meanwhile
+        assertTrue(proxy.transitions.start(skewed, Estimator.EXACT, "test"), "a uniform-to-zipf change swaps");
+        assertFalse(proxy.runner.owedSealedUnder(proxy.phase), "write-backs owed from before the change");
+        proxy.runner.awaitSendable(); // what the emitter does before its next grid point
+        assertTrue(proxy.runner.owedSealedUnder(proxy.phase), "the owed write-backs sealed again before the point");
+      }
     }
   }
 
