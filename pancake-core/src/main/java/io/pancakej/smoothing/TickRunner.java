@@ -152,6 +152,9 @@ final class TickRunner implements Ticks {
     // costs grid points; in the tick it sent the call late. A plan installed between here and the
     // grid point is still sealed again in the tick.
     finishIfDue();
+    if (owedSealedUnder(proxy.phase)) {
+      return; // every tick but the first after a plan change: no stamp taken
+    }
     long stamp = proxy.phaseLock.readLock();
     try {
       Phase p = proxy.phase;
@@ -163,7 +166,7 @@ final class TickRunner implements Ticks {
     }
   }
 
-  /** True if every write-back owed was sealed under {@code p} (tests). */
+  /** True if every write-back owed was sealed under {@code p}. */
   boolean owedSealedUnder(Phase p) {
     synchronized (owed) {
       for (Prepared w : owed) {
@@ -422,11 +425,7 @@ final class TickRunner implements Ticks {
    * no tick was built since: the serving thread is idle.
    */
   private void sealAgainIfStale(Phase p, Transition transition) {
-    boolean stale = false;
-    for (Prepared w : owed) {
-      stale |= w.phase() != p;
-    }
-    if (!stale) {
+    if (owedSealedUnder(p)) {
       return;
     }
     // every tick the next one cannot see is owed (unsent): they replace what the serving kept

@@ -140,7 +140,7 @@ class SwappingTest {
   }
 
   /** Key i's probability in slot order: the test needs it per key, the engine per slot. */
-  private static double[] bySlot(Proxy proxy, double[] byKey) {
+  static double[] bySlot(Proxy proxy, double[] byKey) {
     double[] out = new double[proxy.phase.target.keySlots];
     Arrays.fill(out, 1e-12);
     for (int i = 0; i < byKey.length; i++) {

@@ -157,12 +157,7 @@ class TickPipelineTest {
         proxy.put(key(i), value(i, 0));
       }
       Thread.sleep(100); // ticks go on: write-backs are owed
-      double[] skewed = new double[proxy.phase.target.keySlots];
-      java.util.Arrays.fill(skewed, 1e-12);
-      double[] zipf = ReplicaPlanTest.zipf(n, 0.99, 0);
-      for (int i = 0; i < n; i++) {
-        skewed[proxy.keys.peek(key(i))] = zipf[i];
-      }
+      double[] skewed = SwappingTest.bySlot(proxy, ReplicaPlanTest.zipf(n, 0.99, 0)); // the same "user<i>" keys
       synchronized (proxy.runner) { // the emitter builds no tick meanwhile
         assertTrue(proxy.transitions.start(skewed, Estimator.EXACT, "test"), "a uniform-to-zipf change swaps");
         assertFalse(proxy.runner.owedSealedUnder(proxy.phase), "write-backs owed from before the change");
