@@ -17,7 +17,7 @@ package io.pancakej.smoothing;
  * {@value #TIGHT} near the emitter's capacity, where L moves up one step at a time (a level above
  * capacity only gets stepped back down) and down to the level the arrivals need, up to an octave a
  * window (a batch beyond what the requests need costs as much as a real one): batches there carry
- * about {@code B x delta / h} requests while callers keep them waiting. Idle time lets it fall
+ * up to {@code B x delta / h} requests while callers keep them waiting. Idle time lets it fall
  * back to the floor, which keeps a blocked caller served. L starts at the tick cap (one batch a
  * tick at the cap's rate), so an idle client falls from there an octave a window after it opens.
  *
@@ -75,10 +75,14 @@ final class EmissionRate {
    */
   static final double WIDE = 1.05;
   /**
-   * Batches asked for, per batch the arrivals need, near the emitter's capacity: a tenth to spare,
-   * so batches there carry about {@code 1.5 / 1.1 = 1.36} requests when requests keep coming.
+   * Batches asked for, per batch the arrivals need, near the emitter's capacity: none to spare
+   * beyond the quarter-octave step above them, so batches there carry up to 1.5 requests when
+   * requests keep coming. (1.1 left them at 1.26-1.29 on RocksDB at 8 callers, where the serving
+   * with the store inside it keeps a proxy thread busy; 1.0 gives 1.29-1.34 at the same
+   * throughput. Redis's windows mostly have room, and {@link #WIDE} decides there.
+   * results/timing/levels-frontier)
    */
-  static final double TIGHT = 1.1;
+  static final double TIGHT = 1.0;
   /** Windows to wait after a probe of a higher tick level overloaded the emitter. */
   static final int PROBE_COOLDOWN = 2;
   /** Levels per doubling. */

@@ -121,17 +121,19 @@ class EmissionRateTest {
 
   /**
    * Eight callers that wait for their answers, on a store where a tick costs 60 us plus 30 us a
-   * batch: the levels settle where batches carry at least 1.3 requests each (a tenth more batches
-   * than the arrivals need, no larger ticks at a lower rate while slots go empty). The levels of
+   * batch: the levels settle where batches carry at least 1.4 requests each (near capacity no more
+   * batches than the arrivals need, no larger ticks at a lower rate while slots go empty). The levels of
    * the previous landing (a quarter more batches, the level lowered only when the arrivals halved,
    * ticks merged whenever the emitter was busy) left batches at about one request each.
    */
   @Test
   void fewCallersWaitingForAnswers_fillTheirBatches() {
     Settled s = new ClosedLoop(rate(64), 8, 60_000, 30_000).settle();
-    // (this model: 1.34 per batch, 24 300 requests/s at 3 200 ticks of 5 batches; the previous
-    // levels: 1.04, 19 000 at 2 260 ticks of 8)
-    assertTrue(s.perBatch() >= 1.3, s.toString());
+    // (this model: 1.47 per batch, 22 800 requests/s at 5 070 ticks of 3 batches; with TIGHT at
+    // 1.1, before session 45: 1.35, 23 200 at 3 040 ticks of 5; the levels before that: 1.04,
+    // 19 000 at 2 260 ticks of 8)
+    assertTrue(s.perBatch() >= 1.4, s.toString());
+    assertTrue(s.perSecond() >= 21_000, s.toString());
   }
 
   /**

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# variants.sh <worktree with scratch.patch, built> <out> <rounds> <variant>...: 8 threads, 5*10^4
+# records, 3*10^5 operations, pancake only, workloads A and C, on RocksDB then Redis, the variants
+# in turns; each run's levels (LEVELS lines on stderr) kept in <out>/<store>-<variant>-<round>/err.
+# Variants: base, mf (minfill 0.87), tight (TIGHT 1.0), both (mf + tight), stall (no ROOMY term in
+# a window with more than a tenth of its points missed), stight (stall + tight), swide (stall +
+# WIDE 1.0), swt (stall + WIDE 1.0 + TIGHT 1.0).
+# Sessions 45's rounds: v1 = 3 rounds of "base mf tight both", v2 = 3 of "base stall stight",
+# v3 = 2 of "stall swide swt".
+wt=$1; O=$2; rounds=$3; shift 3
+cd "$wt" && mkdir -p "$O"
+for r in $(seq 1 "$rounds"); do
+ for st in rocksdb redis; do
+  for v in "$@"; do
+   case $v in
+     base) J="";; mf) J="-Dscratch.minfill=0.87";; tight) J="-Dscratch.tight=1.0";;
+     both) J="-Dscratch.minfill=0.87 -Dscratch.tight=1.0";; stall) J="-Dscratch.stall=true";;
+     stight) J="-Dscratch.stall=true -Dscratch.tight=1.0";; swide) J="-Dscratch.stall=true -Dscratch.wide=1.0";;
+     swt) J="-Dscratch.stall=true -Dscratch.wide=1.0 -Dscratch.tight=1.0";; *) echo "unknown variant $v"; exit 2;;
+   esac
+   timeout 900 bin/pancake bench --store $st --records 50000 --ops 300000 --threads 8 --schemes pancake --workloads a,c \
+     "--jvm-args=-Dscratch.trace=true $J" --out $O/$st-$v-$r --work $O/work > $O/$st-$v-$r.log 2>&1
+   mkdir -p $O/$st-$v-$r/err; for w in $O/work/*/; do cp $w/run.err $O/$st-$v-$r/err/$(basename $w).err; done
+   rm -rf $O/work
+  done
+ done
+done
