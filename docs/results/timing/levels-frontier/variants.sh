@@ -5,8 +5,8 @@
 # Variants: base, mf (minfill 0.87), tight (TIGHT 1.0), both (mf + tight), stall (no ROOMY term in
 # a window with more than a tenth of its points missed), stight (stall + tight), swide (stall +
 # WIDE 1.0), swt (stall + WIDE 1.0 + TIGHT 1.0).
-# Sessions 45's rounds: v1 = 3 rounds of "base mf tight both", v2 = 3 of "base stall stight",
-# v3 = 2 of "stall swide swt".
+# Session 45's rounds: v1 = 3 rounds of "base mf tight both", v2 = 3 of "base stall stight",
+# v3 = 2 of "stall swide swt", v4 = 3 of "base tight".
 wt=$1; O=$2; rounds=$3; shift 3
 cd "$wt" && mkdir -p "$O"
 for r in $(seq 1 "$rounds"); do

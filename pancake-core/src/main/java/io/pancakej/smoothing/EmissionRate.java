@@ -78,9 +78,9 @@ final class EmissionRate {
    * Batches asked for, per batch the arrivals need, near the emitter's capacity: none to spare
    * beyond the quarter-octave step above them, so batches there carry up to 1.5 requests when
    * requests keep coming. (1.1 left them at 1.26-1.29 on RocksDB at 8 callers, where the serving
-   * with the store inside it keeps a proxy thread busy; 1.0 gives 1.29-1.34 at the same
-   * throughput. Redis's windows mostly have room, and {@link #WIDE} decides there.
-   * results/timing/levels-frontier)
+   * with the store inside it keeps a proxy thread busy; 1.0 gives 1.29-1.34 with no throughput
+   * change beyond the run-to-run spread. Redis's windows mostly have room, and {@link #WIDE}
+   * decides there. results/timing/levels-frontier)
    */
   static final double TIGHT = 1.0;
   /** Windows to wait after a probe of a higher tick level overloaded the emitter. */
@@ -258,9 +258,9 @@ final class EmissionRate {
       boolean room = busy < BUSY_LOW;
       // with room to spare, ask for four times the batches the arrivals need (a closed loop that
       // gets about 0.7 requests served per tick then still pulls the level up); near the emitter's
-      // capacity, a tenth more than they need, up a step at a time (a level above capacity only
-      // gets stepped back down) and down to what they need at once (up to an octave a window): a
-      // batch beyond what the requests need costs the emitter and the store as much as a real one
+      // capacity, what they need (the level at or above it), up a step at a time (a level above
+      // capacity only gets stepped back down) and down to that at once (up to an octave a window):
+      // a batch beyond what the requests need costs the emitter and the store as much as a real one
       double need = arrivals / realSlotsPerBatch;
       // with room, the extra batches are extra ticks up to the tick cap (a shorter wait for the next
       // one); beyond it they only make each tick larger and emptier, so a few are kept for the tick
