@@ -1,15 +1,11 @@
 #!/usr/bin/env python3
 # short.py <run dir>...: is a silence of 0.5-1 ms the tick period of the moment? For each such gap,
-# the median gap between calls in the 50 ms around it; and the levels' ticks per second when it fell
-# (LEVELS lines of the scratch build, aligned on the first call and the first window's end)
-import sys, statistics, bisect
+# whether the median gap between calls in the 50 ms around it is within 20 % of it
+import os, sys, statistics, bisect
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'write-back-lag'))
+from calls import call_times
 for d in sys.argv[1:]:
-    ts=[]; last=None
-    for line in open(d+'/run.trace'):
-        f=line.split()
-        if len(f)<4: continue
-        t=int(f[3])
-        if t!=last: ts.append(t); last=t
+    ts = call_times(d)
     g=[b-a for a,b in zip(ts,ts[1:])]
     same=0; other=0; n=0
     for i,x in enumerate(g):

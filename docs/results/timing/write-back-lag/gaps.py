@@ -1,17 +1,11 @@
 #!/usr/bin/env python3
 # gaps.py <run dir>...: silences between store calls (4th trace column, one time a call) per run:
 # calls, median gap, and how many gaps pass 0.5, 1 and 3 ms (and in the run's first 5 s)
-import sys, statistics
+import os, sys, statistics
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from calls import call_times
 for d in sys.argv[1:]:
-    ts = []
-    last = None
-    for line in open(d + '/run.trace'):
-        f = line.split()
-        if len(f) < 4:
-            continue
-        t = int(f[3])
-        if t != last:
-            ts.append(t); last = t
+    ts = call_times(d)
     g = [b - a for a, b in zip(ts, ts[1:])]
     t0 = ts[0]
     early = [x for x, t in zip(g, ts[1:]) if t - t0 < 5e9]

@@ -1,11 +1,8 @@
-import sys, collections
+import os, sys, collections
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from calls import call_times
 for d in sys.argv[1:]:
-    ts=[]; last=None
-    for line in open(d+'/run.trace'):
-        f=line.split()
-        if len(f)<4: continue
-        t=int(f[3])
-        if t!=last: ts.append(t); last=t
+    ts = call_times(d)
     t0=ts[0]
     h=collections.Counter(); early=0
     for a,b in zip(ts,ts[1:]):
