@@ -15,9 +15,11 @@ package io.pancakej.smoothing;
  * beyond it (there an extra batch only makes every tick larger and emptier); L moves up to an
  * octave towards the lowest level that gives as much; {@code h} =
  * {@value #TIGHT} near the emitter's capacity, where L moves up one step at a time (a level above
- * capacity only gets stepped back down) and down to the level the arrivals need, up to an octave a
- * window (a batch beyond what the requests need costs as much as a real one): batches there carry
- * up to {@code B x delta / h} requests while callers keep them waiting. Idle time lets it fall
+ * capacity only gets stepped back down) and, unless the window's batches were full, down to the
+ * level the arrivals need, up to an octave a window (a batch beyond what the requests need costs as
+ * much as a real one): batches there carry between {@code B x delta / (h x 2^(1/4))} and
+ * {@code B x delta / h} requests (the level is the first at or above what is asked) while callers
+ * keep them waiting. Idle time lets it fall
  * back to the floor, which keeps a blocked caller served. L starts at the tick cap (one batch a
  * tick at the cap's rate), so an idle client falls from there an octave a window after it opens.
  *
@@ -76,11 +78,12 @@ final class EmissionRate {
   static final double WIDE = 1.05;
   /**
    * Batches asked for, per batch the arrivals need, near the emitter's capacity: none to spare
-   * beyond the quarter-octave step above them, so batches there carry up to 1.5 requests when
+   * beyond the quarter-octave step above them, so batches there carry 1.26-1.5 requests when
    * requests keep coming. (1.1 left them at 1.26-1.29 on RocksDB at 8 callers, where the serving
    * with the store inside it keeps a proxy thread busy; 1.0 gives 1.29-1.34 with no throughput
-   * change beyond the run-to-run spread. Redis's windows mostly have room, and {@link #WIDE}
-   * decides there. results/timing/levels-frontier)
+   * change beyond the run-to-run spread. Redis's windows mostly have room, and the rules with room
+   * ({@link #ROOMY} up to the tick cap, {@link #WIDE} past it) decide there.
+   * results/timing/levels-frontier)
    */
   static final double TIGHT = 1.0;
   /** Windows to wait after a probe of a higher tick level overloaded the emitter. */
