@@ -1,6 +1,11 @@
-import sys, collections
+#!/usr/bin/env python3
+# lv.py <run.err>...: per run, after the first 2 s: windows with room (busy under 0.5), overloaded,
+# full; the mean fill; how often the batch level moved up or down; windows by batches a tick
+import os, sys, collections
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from levels import windows
 for f in sys.argv[1:]:
-    rows=[dict(kv.split('=') for kv in l.split()[1:]) for l in open(f) if l.startswith('LEVELS')]
+    rows=windows(f)
     rows=rows[20:]  # skip the first 2 s
     n=len(rows)
     room=sum(float(r['busy'])<0.5 for r in rows)

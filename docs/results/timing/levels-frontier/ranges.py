@@ -3,12 +3,14 @@
 # arrivals a second, fill and ticks a second (10th-90th percentiles), the share of them at one batch
 # a tick and the tick cap; after them, the fill of the windows with over 200 points missed or behind,
 # and the arrivals of every window (10th-90th percentiles)
-import sys, statistics
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from levels import windows
 def pct(xs, lo=0.1, hi=0.9):
     xs = sorted(xs)
     return (xs[int(lo * (len(xs) - 1))], xs[int(hi * (len(xs) - 1))]) if xs else (float('nan'),) * 2
 for f in sys.argv[1:]:
-    rows = [dict(kv.split('=') for kv in l.split()[1:]) for l in open(f) if l.startswith('LEVELS')]
+    rows = windows(f)
     first, rest = rows[:60], rows[60:]
     a = pct([float(r['arr']) for r in first]); fi = pct([float(r['fill']) for r in first])
     tps = pct([float(r['ticks']) * 10 for r in first])

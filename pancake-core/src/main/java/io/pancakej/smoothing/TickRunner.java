@@ -3,6 +3,7 @@ package io.pancakej.smoothing;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -187,7 +188,7 @@ final class TickRunner implements Ticks {
   @Override
   public synchronized boolean servingBehind() {
     int newest = 0;
-    for (java.util.Iterator<CompletableFuture<Void>> it = servings.descendingIterator(); it.hasNext(); ) {
+    for (Iterator<CompletableFuture<Void>> it = servings.descendingIterator(); it.hasNext(); ) {
       CompletableFuture<Void> s = it.next();
       if (newest++ >= 1 && !s.isDone()) {
         return true;
