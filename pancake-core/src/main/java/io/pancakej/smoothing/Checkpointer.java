@@ -41,8 +41,8 @@ final class Checkpointer implements AutoCloseable {
    * {@code closeRetired}), and most of its CPU time. At the normal priority
    * it held the serving thread and the caller off their shared CPU for milliseconds, and the
    * emitter, waiting for that serving, skipped points: on the default path a trace of which labels
-   * were read for real (results/timing/serving-wait). The snapshot itself is copied under the
-   * phase lock at the normal priority, so the ticks never wait for a low-priority thread.
+   * were read for real (results/timing/serving-wait). The snapshot itself is copied by the
+   * emitter between two ticks ({@link TickPauses}), so the ticks never wait for a low-priority thread.
    */
   private final ExecutorService saver;
   /** Set once the saver runs (before that, and after close, snapshots are saved on the calling thread). */
@@ -89,7 +89,7 @@ final class Checkpointer implements AutoCloseable {
     savedPhase = phase;
   }
 
-  /** Snapshot of everything; the caller holds the phase write lock. */
+  /** Snapshot of everything; the caller holds the phase write lock (in a pause of the ticks). */
   private ProxyState snapshotLocked() {
     Phase p = proxy.phase;
     ReplicaPlan plan = p.target;
@@ -111,7 +111,8 @@ final class Checkpointer implements AutoCloseable {
 
   /**
    * Persists the proxy state now (also done at close and on a fixed schedule). Ticks are held off
-   * only while the snapshot is copied and a new log file opened; forcing the old file, sealing and
+   * only while the snapshot is copied and a new log file opened, a pause the emitter runs between
+   * two ticks and pads to a fixed silence ({@link TickPauses}); forcing the old file, sealing and
    * saving the snapshot and deleting older log files run outside the phase lock. A crash in
    * between leaves the previous checkpoint and every log file since, which replay together.
    * Records the log writer appends while the lock is held belong to values already in the
@@ -120,30 +121,27 @@ final class Checkpointer implements AutoCloseable {
   void checkpoint() {
     lock.lock();
     try {
-      long seq;
-      ProxyState snap;
-      Phase at;
-      List<LogTicket> unsettled;
       proxy.wal.prepareNextFile(); // its system calls here, not while the ticks are held off
-      long stamp = proxy.phaseLock.writeLock();
-      try {
-        snap = snapshotLocked();
-        unsettled = proxy.cache.unsettledTickets();
-        seq = proxy.wal.rotate(); // records from here on go to the new file, replayed on top of the snapshot
-        at = proxy.phase;
-      } finally {
-        proxy.phaseLock.unlockWrite(stamp);
-      }
+      // a padded pause: the ticks stay silent for the same time whatever the snapshot's size
+      Cut cut = proxy.pauses.run(() -> new Cut(snapshotLocked(), proxy.cache.unsettledTickets(),
+          proxy.wal.rotate(), proxy.phase), true); // records from the rotation on go to the new file
       savedPhase = null; // until the save succeeds: a failed checkpoint is retried at close
-      save(snap, seq, unsettled);
-      savedPhase = at;
+      save(cut.snapshot(), cut.walSequence(), cut.unsettled());
+      savedPhase = cut.phase();
       checkpoints.increment();
-      if (at instanceof Transition t) {
+      if (cut.phase() instanceof Transition t) {
         t.markDurable();
       }
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * What a checkpoint takes while the ticks pause: the snapshot, the writes in it not yet in the
+   * log, the first log file replayed on top of it, and the phase it holds.
+   */
+  private record Cut(ProxyState snapshot, List<LogTicket> unsettled, long walSequence, Phase phase) {
   }
 
   /** Stops the saver without a checkpoint (a start that failed before the checkpoints started). */

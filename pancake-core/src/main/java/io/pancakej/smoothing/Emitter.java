@@ -42,12 +42,19 @@ final class Emitter implements AutoCloseable {
   /** The emitter's Linux thread id, published by its thread before its clock starts (pinned emitters). */
   private final CompletableFuture<Long> threadId = new CompletableFuture<>();
   private final CountDownLatch go = new CountDownLatch(1);
+  /** The pauses it runs between two ticks (null: none, in tests of the grid alone). */
+  private final TickPauses pauses;
+  /** Grid points left silent for padded pauses (not counted as missed). */
+  private volatile long pausedPoints;
+
   Emitter(Ticks runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads, Clock clock) {
-    this(runner, rate, requests, threads, clock, PancakeConfig.EMITTER_CPU_NONE);
+    this(runner, rate, requests, threads, clock, PancakeConfig.EMITTER_CPU_NONE, null);
   }
 
-  Emitter(Ticks runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads, Clock clock, int cpu) {
+  Emitter(Ticks runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads, Clock clock, int cpu,
+      TickPauses pauses) {
     this.runner = runner;
+    this.pauses = pauses;
     this.clock = clock;
     this.rate = rate;
     this.requests = requests;
@@ -128,12 +135,27 @@ final class Emitter implements AutoCloseable {
     return ticks;
   }
 
+  /** Grid points left silent for the checkpoints' pauses, within their budget ({@link TickPauses}). */
+  long pausedPoints() {
+    return pausedPoints;
+  }
+
   /** Ticks sent while the serving was two or more ticks behind (the levels count them as missed points). */
   long behindTicks() {
     return behindTicks;
   }
 
   private void loop() {
+    try {
+      run();
+    } finally {
+      if (pauses != null) {
+        pauses.emitterStopped(); // the pauses asked for meanwhile run here; later ones on their callers
+      }
+    }
+  }
+
+  private void run() {
     if (cpu != PancakeConfig.EMITTER_CPU_NONE) {
       try {
         threadId.complete(CorePinning.currentThreadId());
@@ -149,13 +171,27 @@ final class Emitter implements AutoCloseable {
         CorePinning.markHolder();
       }
     }
+    if (pauses != null) {
+      pauses.emitterStarted(); // from its first tick on (not while a pinned thread waits for start)
+    }
     long origin = clock.nanoTime();
     long next = origin;
     int missed = 0;
     long servedBefore = runner.servingNanos();
     while (running) {
+      // a checkpoint's snapshot or a plan's install, here between two ticks: a long one costs the
+      // points it outlasts, as a long tick does, never a call sent late
+      long silence = pauses == null ? 0 : pauses.runDue();
       runner.awaitSendable();
       long now = clock.nanoTime();
+      if (silence > 0) {
+        // a padded pause leaves the same points silent however long it took within its budget
+        long period = period();
+        long resume = next + silence;
+        long first = pointAfter(resume - 1, origin, period); // the first point at or after it
+        pausedPoints += (first - next) / period;
+        next = first;
+      }
       if (now > next && ticks > 0) {
         // the serving the call waits for ended past its point: skip to the next one, never send late
         long period = period();
@@ -168,11 +204,13 @@ final class Emitter implements AutoCloseable {
       // a serving two ticks behind counts as a missed point for the levels, not for the grid (asked
       // before the wait: the time from the point to the call must not depend on it)
       int behind = runner.servingBehind() ? 1 : 0;
-      behindTicks += behind;
-      waitUntil(next);
-      if (!running) {
-        break;
+      if (!waitUntil(next)) {
+        if (!running) {
+          break;
+        }
+        continue; // a pause was asked for meanwhile: it runs now, before this point
       }
+      behindTicks += behind;
       try {
         runner.send(rate.batchesPerTick());
       } catch (Throwable e) {
@@ -207,20 +245,32 @@ final class Emitter implements AutoCloseable {
    * Waits until {@code deadline}: parks until the typical oversleep before it (parking on Linux
    * wakes some 50-100 us late), then yields the core until the point, so calls leave on their grid
    * points rather than a scheduler's delay after them, without holding a core other threads need.
+   * Returns false, before the point, if the emitter stops or a pause is asked for (a pause then
+   * runs at once rather than a period later; its caller unparks the emitter).
    */
-  private void waitUntil(long deadline) {
+  private boolean waitUntil(long deadline) {
     long wait;
     while (running && (wait = deadline - clock.nanoTime()) > oversleep) {
+      if (pauses != null && pauses.pending()) {
+        return false;
+      }
       long asked = wait - oversleep;
       long before = clock.nanoTime();
       clock.park(asked);
+      if (pauses != null && pauses.pending()) {
+        return false; // woken early for it: no oversleep to learn from
+      }
       long over = clock.nanoTime() - before - asked;
       // a running estimate of the oversleep, at most a millisecond
       oversleep = Math.min(MAX_OVERSLEEP, Math.max(0, (7 * oversleep + over) / 8));
     }
     while (running && clock.nanoTime() < deadline) {
+      if (pauses != null && pauses.pending()) {
+        return false;
+      }
       clock.pause(); // the rest is shorter than a park would take: hand the core over meanwhile
     }
+    return running;
   }
 
   private static final long MAX_OVERSLEEP = TimeUnit.MILLISECONDS.toNanos(1);

@@ -50,6 +50,8 @@ final class Proxy implements Engine {
   final UpdateCache cache = new UpdateCache();
   final ConcurrentLinkedQueue<Request> queue = new ConcurrentLinkedQueue<>();
   final StampedLock phaseLock = new StampedLock();
+  /** What takes the phase lock's write side: the emitter runs it between two ticks ({@link TickPauses}). */
+  final TickPauses pauses;
   volatile Phase phase;
   final ThreadLocal<RandomGenerator> random;
   final int batchSize;
@@ -80,6 +82,8 @@ final class Proxy implements Engine {
       ReplicaCodec codec, Phase phase, byte[][] keyOfSlot, int[] freeOrder, int nextFree, byte[] stateId,
       long walSequence, long estimateSamples, String estimateSource, ProxyState.KeyEpoch savedKeyEpoch) {
     this.clock = clock;
+    this.pauses = new TickPauses(phaseLock, clock, config.checkpointInterval().toNanos(),
+        this::runsATick);
     this.requests = new Requests(this, threads(config, "pancake-callbacks"));
     this.store = store;
     this.stateDir = stateDir;
@@ -112,7 +116,7 @@ final class Proxy implements Engine {
     this.random = randomSource(config.seed());
     this.emitter = new Emitter(runner, new EmissionRate(config.pacerRate(), config.tickRateMax(),
         config.tickBatchesMax(), batchSize, Emitter.WINDOW_NANOS), requests.count::sum, threads(config, "pancake-emitter"),
-        clock, config.emitterCpu());
+        clock, config.emitterCpu(), pauses);
     this.transitions = new Transitions(this, Integer.highestOneBit(config.tickBatchesMax()), estimateSamples,
         estimateSource);
     this.estimator = config.adapt()
@@ -269,6 +273,11 @@ final class Proxy implements Engine {
         failure.addSuppressed(e);
       }
     }
+  }
+
+  /** True on a thread that holds the runner's monitor, which every tick's send takes ({@link TickPauses}). */
+  private boolean runsATick() {
+    return Thread.holdsLock(runner);
   }
 
   /** The store label of replica slot {@code replicaSlot}. */

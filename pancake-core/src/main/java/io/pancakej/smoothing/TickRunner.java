@@ -147,11 +147,11 @@ final class TickRunner implements Ticks {
   @Override
   public synchronized void awaitSendable() {
     awaitCarriedServings(false); // a failed serving failed its own requests: the next tick goes on
-    // what the next tick would otherwise do after its grid point: a transition's finish (its write
-    // lock waits for every serving under way, up to WRITE_BACK_LAG of them) and sealing the owed
-    // write-backs again under a new plan (up to WRITE_BACK_LAG ticks of them). Here a long one
-    // costs grid points; in the tick it sent the call late. A plan installed between here and the
-    // grid point is still sealed again in the tick.
+    // before the grid point: a transition's finish (its write lock waits for every serving under
+    // way, up to WRITE_BACK_LAG of them) and sealing the owed write-backs again under a new plan
+    // (up to WRITE_BACK_LAG ticks of them). Here a long one costs grid points; in the tick it sent
+    // the call late. Every plan is installed by the emitter before this ({@link TickPauses}), so
+    // none comes between here and the grid point.
     finishIfDue();
     if (owedSealedUnder(proxy.phase)) {
       return; // every tick but the first after a plan change: no stamp taken
@@ -160,12 +160,18 @@ final class TickRunner implements Ticks {
     try {
       Phase p = proxy.phase;
       synchronized (owed) {
-        sealAgainIfStale(p, p instanceof Transition t ? t : null);
+        if (sealAgainIfStale(p, p instanceof Transition t ? t : null)) {
+          resealedBeforePoint++;
+        }
       }
     } finally {
       proxy.phaseLock.unlockRead(stamp);
     }
   }
+
+  /** Plan changes whose owed write-backs were sealed again before the grid point, and inside a tick, after it (tests). */
+  volatile long resealedBeforePoint;
+  volatile long resealedInTick;
 
   /** True if every write-back owed was sealed under {@code p}. */
   boolean owedSealedUnder(Phase p) {
@@ -250,11 +256,9 @@ final class TickRunner implements Ticks {
   /** A tick of {@code batches} batches drawn as the paper's are, or of the accesses {@code given} (no request). */
   private CompletableFuture<Void> run(int batches, int[] given) {
     long start = System.nanoTime(); // real time: the release is a spin on the core, whatever the proxy's clock
-    if (given == null) {
-      // a sweep finishes its transition only after its last tick (flush): a plan change between two
-      // of its calls would delay the next one at a point that depends on the plans
-      finishIfDue();
-    }
+    // no transition is finished here, after the grid point: the emitter finishes one before its
+    // point (awaitSendable), tick() after its tick, a sweep after its last (flush); a plan change
+    // here would send the call late by the install's length
     // tick k-LAG's write-back is sealed: this call carries it (a sweep stops on a failed one, which
     // left labels it read unwritten)
     awaitCarriedServings(given != null);
@@ -411,7 +415,9 @@ final class TickRunner implements Ticks {
    */
   private List<Prepared> takeOwed(Phase p, Transition transition, long tick) {
     synchronized (owed) {
-      sealAgainIfStale(p, transition);
+      if (sealAgainIfStale(p, transition)) {
+        resealedInTick++;
+      }
       List<Prepared> out = new ArrayList<>(2);
       while (!owed.isEmpty() && owed.peekFirst().tick() <= tick - WRITE_BACK_LAG) {
         out.add(owed.pollFirst());
@@ -422,12 +428,12 @@ final class TickRunner implements Ticks {
 
   /**
    * Seals every owed write-back again under {@code p}, in tick order, if the phase changed since it
-   * was sealed (holding the owed monitor). A plan change waited for every tick's serving to end, and
+   * was sealed (holding the owed monitor); true if it did. A plan change waited for every tick's serving to end, and
    * no tick was built since: the serving thread is idle.
    */
-  private void sealAgainIfStale(Phase p, Transition transition) {
+  private boolean sealAgainIfStale(Phase p, Transition transition) {
     if (owedSealedUnder(p)) {
-      return;
+      return false;
     }
     // every tick the next one cannot see is owed (unsent): they replace what the serving kept
     List<Prepared> again = new ArrayList<>(owed.size());
@@ -441,6 +447,7 @@ final class TickRunner implements Ticks {
     owed.clear();
     owed.addAll(again);
     unsent.replaceAll(again);
+    return true;
   }
 
   /**

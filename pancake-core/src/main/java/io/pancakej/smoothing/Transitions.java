@@ -221,18 +221,19 @@ final class Transitions {
       if (same == null) {
         needsSwaps = new NextEstimate(estimate, estimateSamples, source);
       } else {
-        long stamp = proxy.phaseLock.writeLock();
-        try {
+        boolean done = proxy.pauses.run(() -> {
           if (proxy.phase != seen) {
-            freedSlots.addAll(polled); // a plan change came first: the slots wait for the next call
-            return;
+            return false;
           }
           proxy.phase = new Phase.Steady(same);
           estimateSource = source;
-          installed = same;
-        } finally {
-          proxy.phaseLock.unlockWrite(stamp);
+          return true;
+        }, false);
+        if (!done) {
+          freedSlots.addAll(polled); // a plan change came first: the slots wait for the next call
+          return;
         }
+        installed = same;
       }
     } finally {
       reweighting.set(false);
@@ -255,14 +256,15 @@ final class Transitions {
     while (true) {
       Phase seen = proxy.phase;
       if (seen instanceof Transition) {
-        long stamp = proxy.phaseLock.writeLock();
-        try {
+        boolean waits = proxy.pauses.run(() -> {
           if (proxy.phase instanceof Transition) {
             afterTransition = new NextEstimate(newEstimate, samples, source);
-            return false;
+            return true;
           }
-        } finally {
-          proxy.phaseLock.unlockWrite(stamp);
+          return false;
+        }, false);
+        if (waits) {
+          return false;
         }
         continue;
       }
@@ -286,23 +288,23 @@ final class Transitions {
       ReplicaPlan current = seen.target;
       ReplicaPlan.Successor next = current.successor(estimate, proxy.random.get());
       Transition t = next.swaps().length == 0 ? null : new Transition(current, next.plan(), next.swaps());
-      List<Integer> deleted = List.of();
-      long stamp = proxy.phaseLock.writeLock();
-      try {
+      List<Integer> deleted = proxy.pauses.run(() -> {
         if (proxy.phase != seen) {
-          continue; // the plan changed meanwhile: build again from the new one
+          return null;
         }
         estimateSamples = samples;
         estimateSource = source;
         if (t == null) {
           proxy.phase = new Phase.Steady(next.plan());
-        } else {
-          deleted = proxy.cache.retarget(t);
-          proxy.phase = t;
-          started.incrementAndGet();
+          return List.<Integer>of();
         }
-      } finally {
-        proxy.phaseLock.unlockWrite(stamp);
+        List<Integer> freed = proxy.cache.retarget(t);
+        proxy.phase = t;
+        started.incrementAndGet();
+        return freed;
+      }, false);
+      if (deleted == null) {
+        continue; // the plan changed meanwhile: build again from the new one
       }
       if (proxy.estimator != null) {
         proxy.estimator.adopt(next.plan().estimate, samples);
@@ -323,20 +325,18 @@ final class Transitions {
   }
 
   void finish() {
-    NextEstimate waiting = null;
-    long stamp = proxy.phaseLock.writeLock();
-    try {
-      if (proxy.phase instanceof Transition && ((Transition) proxy.phase).remainingSwaps() == 0) {
-        proxy.phase = new Phase.Steady(proxy.phase.target);
-        waiting = afterTransition;
-        afterTransition = null;
-        if (proxy.estimator != null && waiting == null) {
-          proxy.estimator.pause(false);
-        }
+    NextEstimate waiting = proxy.pauses.run(() -> {
+      if (!(proxy.phase instanceof Transition t) || t.remainingSwaps() != 0) {
+        return null;
       }
-    } finally {
-      proxy.phaseLock.unlockWrite(stamp);
-    }
+      proxy.phase = new Phase.Steady(proxy.phase.target);
+      NextEstimate next = afterTransition;
+      afterTransition = null;
+      if (proxy.estimator != null && next == null) {
+        proxy.estimator.pause(false);
+      }
+      return next;
+    }, false);
     if (waiting != null) {
       start(waiting.estimate(), waiting.samples(), waiting.source());
     }

@@ -35,7 +35,7 @@ class WritePathTimingTest {
 
   /**
    * A checkpoint's sealing and saving run on a thread at nice 19 (the snapshot is still copied
-   * under the phase lock on the checkpoint thread, at the normal priority): at the normal priority
+   * under the phase lock, by the emitter between two ticks, at the normal priority): at the normal priority
    * they held the serving thread and the caller off their CPU for milliseconds, and the emitter,
    * waiting for that serving, skipped points the store saw (results/timing/serving-wait). The
    * checkpoints still run on their schedule and a reopen finds what they saved.

@@ -1,0 +1,234 @@
+package io.pancakej.smoothing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.StampedLock;
+
+import org.junit.jupiter.api.Test;
+
+import io.pancakej.smoothing.EmitterGridTest.SimClock;
+
+/**
+ * The pauses of the ticks on a simulated clock (a tick rate pinned at 1 000 a second, so the
+ * grid's period is 1 ms). A checkpoint's pause (padded) leaves the same silence between two calls
+ * whether its snapshot took 1 ms or 3 ms, and every call leaves on a grid point; the same detector
+ * finds the pause's length when the pause holds the emitter inside its tick instead, after its
+ * point (the engine before: the checkpoint thread took the phase lock's write side itself).
+ */
+class TickPausesTest {
+  private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+  /** Pause lengths, both under half the first budget (8 ms): the budget does not move. */
+  private static final long SHORT = MS;
+  private static final long LONG = 3 * MS;
+
+  /** One run: the silence around each pause (ns), by the pause's length. */
+  private static final class Run {
+    final TreeMap<Long, List<Long>> silences = new TreeMap<>();
+    final List<long[]> sends = new ArrayList<>();
+    long budget;
+    long pausedPoints;
+  }
+
+  /**
+   * Sends 3 000 ticks, then asks for 20 pauses alternating between {@link #SHORT} and
+   * {@link #LONG}, 50 ticks apart, from another thread. {@code onEmitter}: through
+   * {@link TickPauses} (padded, as checkpoints are); else the way before: the pause holds the
+   * emitter inside its tick, after its grid point.
+   */
+  private static Run run(boolean onEmitter) throws Exception {
+    SimClock clock = new SimClock();
+    StampedLock lock = new StampedLock();
+    TickPauses pauses = new TickPauses(lock, clock, TimeUnit.SECONDS.toNanos(10));
+    Run out = new Run();
+    AtomicReference<long[]> inTick = new AtomicReference<>(); // the old way: {length}
+    List<long[]> paused = new ArrayList<>(); // {index of the first call after it, length}
+    Ticks ticks = new Ticks() {
+      @Override
+      public void send(int batches) {
+        long[] p = inTick.getAndSet(null);
+        if (p != null) {
+          clock.now += p[0]; // the emitter waited for the lock after its point
+          synchronized (paused) {
+            paused.add(new long[] {out.sends.size(), p[0]});
+          }
+        }
+        synchronized (out.sends) {
+          out.sends.add(new long[] {clock.now});
+        }
+        clock.now += 50_000; // the tick's own work
+      }
+
+      @Override
+      public long servingNanos() {
+        return 0;
+      }
+    };
+    EmissionRate rate = new EmissionRate(1000, 1000, 1, 3, Emitter.WINDOW_NANOS);
+    Emitter emitter = new Emitter(ticks, rate, () -> 0, Thread::new, clock, io.pancakej.PancakeConfig.EMITTER_CPU_NONE,
+        pauses);
+    emitter.start();
+    try {
+      awaitSends(out, 3000);
+      for (int i = 0; i < 20; i++) {
+        long length = i % 2 == 0 ? SHORT : LONG;
+        if (onEmitter) {
+          pauses.run(() -> {
+            synchronized (paused) {
+              paused.add(new long[] {out.sends.size(), length});
+            }
+            clock.now += length; // the snapshot's work, on the emitter's thread
+          }, true);
+        } else {
+          inTick.set(new long[] {length});
+          while (inTick.get() != null) {
+            Thread.onSpinWait();
+          }
+        }
+        awaitSends(out, sendCount(out) + 50);
+      }
+    } finally {
+      emitter.close();
+    }
+    synchronized (paused) {
+      for (long[] p : paused) {
+        int k = (int) p[0];
+        long silence = out.sends.get(k)[0] - out.sends.get(k - 1)[0];
+        out.silences.computeIfAbsent(p[1], x -> new ArrayList<>()).add(silence);
+      }
+    }
+    out.budget = pauses.budgetNanos();
+    out.pausedPoints = emitter.pausedPoints();
+    return out;
+  }
+
+  private static int sendCount(Run r) {
+    synchronized (r.sends) {
+      return r.sends.size();
+    }
+  }
+
+  private static void awaitSends(Run r, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (sendCount(r) < n) {
+      assertTrue(System.nanoTime() < deadline, "the simulated emitter stalled at " + sendCount(r) + " calls");
+      Thread.sleep(1);
+    }
+  }
+
+  /** The difference between the mean silences after long and after short pauses (ns). */
+  private static long lengthShows(Run r) {
+    return mean(r.silences.get(LONG)) - mean(r.silences.get(SHORT));
+  }
+
+  private static long mean(List<Long> xs) {
+    return (long) xs.stream().mapToLong(Long::longValue).average().orElseThrow();
+  }
+
+  @Test
+  void aPaddedPause_leavesTheSameSilence_whateverItTook_onTheGrid() throws Exception {
+    Run r = run(true);
+    assertEquals(10, r.silences.get(SHORT).size());
+    assertEquals(10, r.silences.get(LONG).size());
+    long origin = r.sends.get(0)[0];
+    for (int i = 0; i < r.sends.size(); i++) {
+      long offset = (r.sends.get(i)[0] - origin) % MS;
+      assertTrue(offset <= EmitterGridTest.MAX_OVERSLEEP, "call " + i + " left " + offset + " ns after its grid point");
+    }
+    // the budget (8 ms) from the point after the last call: 9 periods, whatever the pause took
+    for (List<Long> s : r.silences.values()) {
+      for (long silence : s) {
+        assertTrue(Math.abs(silence - 9 * MS) <= EmitterGridTest.MAX_OVERSLEEP, "silence " + silence + " ns, not 9 ms: "
+            + r.silences);
+      }
+    }
+    assertTrue(Math.abs(lengthShows(r)) <= EmitterGridTest.MAX_OVERSLEEP, "the pause's length shows: " + r.silences);
+    assertEquals(TickPauses.MIN_BUDGET_NANOS, r.budget, "pauses under half the budget leave it where it was");
+    assertEquals(20 * 8, r.pausedPoints, "8 points left silent a pause (not counted as missed)");
+  }
+
+  /** The control: the same detector on the engine before finds the 2 ms between the pauses' lengths. */
+  @Test
+  void aPauseInsideTheTick_showsItsLength() throws Exception {
+    Run r = run(false);
+    long shows = lengthShows(r);
+    assertTrue(Math.abs(shows - (LONG - SHORT)) <= EmitterGridTest.MAX_OVERSLEEP,
+        "silences by pause length " + r.silences + ": the detector should see the 2 ms, saw " + shows);
+  }
+
+  /** A pause that outlasts half its budget doubles it (a power of two, twice its length), and only an overrun shows. */
+  @Test
+  void aLongPause_raisesTheBudget_onAPowerOfTwoStep() throws Exception {
+    SimClock clock = new SimClock();
+    TickPauses pauses = new TickPauses(new StampedLock(), clock, TimeUnit.SECONDS.toNanos(10));
+    CompletableFuture<Long> held = new CompletableFuture<>();
+    CompletableFuture<Void> started = new CompletableFuture<>();
+    Thread emitter = new Thread(() -> {
+      pauses.emitterStarted();
+      started.complete(null);
+      try {
+        long silence = 0;
+        while (silence == 0) {
+          silence = pauses.runDue();
+          Thread.onSpinWait();
+        }
+        held.complete(silence);
+      } finally {
+        pauses.emitterStopped();
+      }
+    });
+    emitter.start();
+    started.get(10, TimeUnit.SECONDS);
+    pauses.run(() -> {
+      clock.now += 6 * MS;
+    }, true);
+    assertEquals(TickPauses.MIN_BUDGET_NANOS, held.get(10, TimeUnit.SECONDS), "this pause's silence: the old budget");
+    emitter.join(10_000);
+    assertEquals(1L << 24, pauses.budgetNanos(), "the next: 2^24 ns, the power of two at or above 12 ms");
+  }
+
+  /** Before the emitter runs and after it stops, a pause runs on its caller; a failing one fails its caller only. */
+  @Test
+  void withoutAnEmitter_aPauseRunsOnItsCaller_andItsFailureIsTheCallers() throws Exception {
+    StampedLock lock = new StampedLock();
+    TickPauses pauses = new TickPauses(lock, new SimClock(), TimeUnit.SECONDS.toNanos(10));
+    Thread caller = Thread.currentThread();
+    assertEquals(caller, pauses.run(() -> {
+      assertTrue(lock.isWriteLocked(), "a pause holds the write side");
+      return Thread.currentThread();
+    }, true));
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> pauses.run(() -> {
+      throw new IllegalStateException("snapshot failed");
+    }, false));
+    assertEquals("snapshot failed", e.getMessage());
+    assertTrue(!lock.isWriteLocked(), "the lock is released after a failure");
+
+    // an emitter that stops runs what was asked for meanwhile, on its way out
+    CompletableFuture<Void> started = new CompletableFuture<>();
+    CompletableFuture<Void> stop = new CompletableFuture<>();
+    Thread emitter = new Thread(() -> {
+      pauses.emitterStarted();
+      started.complete(null);
+      stop.join();
+      pauses.emitterStopped();
+    });
+    emitter.start();
+    started.get(10, TimeUnit.SECONDS);
+    CompletableFuture<Thread> ranOn = CompletableFuture.supplyAsync(() -> pauses.run(Thread::currentThread, false));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!pauses.pending() && System.nanoTime() < deadline) {
+      Thread.sleep(1);
+    }
+    assertTrue(pauses.pending(), "the pause waits for the emitter");
+    stop.complete(null);
+    assertEquals(emitter, ranOn.get(10, TimeUnit.SECONDS), "the stopping emitter ran the pause asked for");
+    assertEquals(caller, pauses.run(Thread::currentThread, false), "after it stopped: the caller");
+  }
+}
