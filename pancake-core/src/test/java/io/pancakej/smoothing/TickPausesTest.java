@@ -25,9 +25,11 @@ import io.pancakej.smoothing.EmitterGridTest.SimClock;
  */
 class TickPausesTest {
   private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
-  /** Pause lengths, both under half the first budget (8 ms): the budget does not move. */
+  /** Pause lengths, both under half the first budget (32 ms): the budget does not move. */
   private static final long SHORT = MS;
   private static final long LONG = 3 * MS;
+  /** The first budget in grid periods (ms). */
+  private static final long BUDGET = TickPauses.FIRST_BUDGET_NANOS / MS;
 
   /** One run: the silence around each pause (ns), by the pause's length. */
   private static final class Run {
@@ -142,16 +144,17 @@ class TickPausesTest {
       long offset = (r.sends.get(i)[0] - origin) % MS;
       assertTrue(offset <= EmitterGridTest.MAX_OVERSLEEP, "call " + i + " left " + offset + " ns after its grid point");
     }
-    // the budget (8 ms) from the point after the last call: 9 periods, whatever the pause took
+    // the budget (32 ms) from the point after the last call: 33 periods, whatever the pause took
     for (List<Long> s : r.silences.values()) {
       for (long silence : s) {
-        assertTrue(Math.abs(silence - 9 * MS) <= EmitterGridTest.MAX_OVERSLEEP, "silence " + silence + " ns, not 9 ms: "
+        assertTrue(Math.abs(silence - (BUDGET + 1) * MS) <= EmitterGridTest.MAX_OVERSLEEP, "silence " + silence
+            + " ns, not " + (BUDGET + 1) + " ms: "
             + r.silences);
       }
     }
     assertTrue(Math.abs(lengthShows(r)) <= EmitterGridTest.MAX_OVERSLEEP, "the pause's length shows: " + r.silences);
-    assertEquals(TickPauses.MIN_BUDGET_NANOS, r.budget, "pauses under half the budget leave it where it was");
-    assertEquals(20 * 8, r.pausedPoints, "8 points left silent a pause (not counted as missed)");
+    assertEquals(TickPauses.FIRST_BUDGET_NANOS, r.budget, "pauses under half the budget leave it where it was");
+    assertEquals(20 * BUDGET, r.pausedPoints, BUDGET + " points left silent a pause (not counted as missed)");
   }
 
   /** The control: the same detector on the engine before finds the 2 ms between the pauses' lengths. */
@@ -187,11 +190,11 @@ class TickPausesTest {
     emitter.start();
     started.get(10, TimeUnit.SECONDS);
     pauses.run(() -> {
-      clock.now += 6 * MS;
+      clock.now += 20 * MS;
     }, true);
-    assertEquals(TickPauses.MIN_BUDGET_NANOS, held.get(10, TimeUnit.SECONDS), "this pause's silence: the old budget");
+    assertEquals(TickPauses.FIRST_BUDGET_NANOS, held.get(10, TimeUnit.SECONDS), "this pause's silence: the old budget");
     emitter.join(10_000);
-    assertEquals(1L << 24, pauses.budgetNanos(), "the next: 2^24 ns, the power of two at or above 12 ms");
+    assertEquals(1L << 26, pauses.budgetNanos(), "the next: 2^26 ns, the power of two at or above 40 ms");
   }
 
   /** Before the emitter runs and after it stops, a pause runs on its caller; a failing one fails its caller only. */
