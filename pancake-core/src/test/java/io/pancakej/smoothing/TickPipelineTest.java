@@ -148,7 +148,7 @@ class TickPipelineTest {
    * grid point, while the emitter waits for it, not between the point and the call: a long one
    * then costs points instead of sending the call late (security.md, "Plan changes"). The plan is
    * installed by the emitter itself, between two ticks ({@link TickPauses}); installed by the
-   * calling thread under the phase lock, as before 2026-11-29, it mostly landed while the emitter
+   * calling thread under the phase lock, as before 2026-11-28, it mostly landed while the emitter
    * waited for its point, after its own resealing, and the tick resealed them after the point.
    */
   @Test
