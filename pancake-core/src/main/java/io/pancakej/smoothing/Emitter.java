@@ -261,8 +261,11 @@ final class Emitter implements AutoCloseable {
         return false; // woken early for it: no oversleep to learn from
       }
       long over = clock.nanoTime() - before - asked;
-      // a running estimate of the oversleep, at most a millisecond
-      oversleep = Math.min(MAX_OVERSLEEP, Math.max(0, (7 * oversleep + over) / 8));
+      if (over >= 0) {
+        // a running estimate of the oversleep, at most a millisecond (a park that returned early --
+        // the permit a pause's unpark left while the emitter was not parked -- says nothing of it)
+        oversleep = Math.min(MAX_OVERSLEEP, (7 * oversleep + over) / 8);
+      }
     }
     while (running && clock.nanoTime() < deadline) {
       if (pauses != null && pauses.pending()) {

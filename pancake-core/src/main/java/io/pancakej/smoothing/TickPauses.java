@@ -10,6 +10,8 @@ import java.util.concurrent.locks.StampedLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
+import io.pancakej.PancakeException;
+
 /**
  * The pauses of the ticks: work that holds the phase lock's write side (a checkpoint's snapshot, a
  * plan's install, a transition's finish), so that no tick is built or served meanwhile.
@@ -25,10 +27,12 @@ import java.util.function.Supplier;
  * <p>A <em>padded</em> pause (the checkpoints, on their fixed schedule) also costs the same
  * silence whatever it took: the emitter sends nothing for {@link #budgetNanos} from the point it
  * would have sent at, so the store sees the same gap for a small snapshot and a large one. The
- * budget starts at {@link #FIRST_BUDGET_NANOS} and rises, never falls, to the power of two at or
- * above twice the longest padded pause so far (at most a tenth of the checkpoint interval): only a
- * pause that outlasts it shows its length, a handful of times in a proxy's life (its first
- * checkpoints, a state that grew), and the budget it leads to is a power of two. The other pauses come with a plan change (a detected change,
+ * budget starts at {@link #FIRST_BUDGET_NANOS} and rises, never falls, to the power of two (in
+ * nanoseconds) at or above twice the longest padded pause so far, at most a tenth of the checkpoint
+ * interval: only a pause that outlasts it shows its length, a handful of times in a proxy's life
+ * (its first checkpoints, a state that grew, a pause that waited long for the ticks still being
+ * served), and each step shows a coarse bound on what it took. Every checkpoint is padded, those
+ * a new plan asks for at once ({@code Checkpointer.soon}) and the application's own included. The other pauses come with a plan change (a detected change,
  * a deleted key's reweighting, a transition's end): one that ends before the point costs nothing,
  * a longer one the points it outlasts (docs/security.md, "Plan changes").
  *
@@ -108,6 +112,7 @@ final class TickPauses {
       return pause.done.join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof RuntimeException r) {
+        r.addSuppressed(new PancakeException("the caller of this pause of the ticks (it ran on the emitter)"));
         throw r;
       }
       if (e.getCause() instanceof Error err) {
@@ -166,9 +171,9 @@ final class TickPauses {
       return 0;
     }
     long hold = budgetNanos;
-    long took = clock.nanoTime() - start;
+    long took = Math.min(clock.nanoTime() - start, maxBudgetNanos); // the wait for the lock included
     if (2 * took > hold) {
-      // the next ones get twice this one's length, on a power-of-two step (a coarse function of the state's size)
+      // the next ones get twice this one's length, on a power-of-two step of nanoseconds
       budgetNanos = Math.min(maxBudgetNanos, Long.highestOneBit(2 * took - 1) << 1);
     }
     return hold;

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -13,8 +15,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.StampedLock;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.pancakej.smoothing.EmitterGridTest.SimClock;
+import io.pancakej.store.ForwardingStore;
+import io.pancakej.store.KvStore;
+import io.pancakej.store.MemoryStore;
 
 /**
  * The pauses of the ticks on a simulated clock (a tick rate pinned at 1 000 a second, so the
@@ -157,7 +163,11 @@ class TickPausesTest {
     assertEquals(20 * BUDGET, r.pausedPoints, BUDGET + " points left silent a pause (not counted as missed)");
   }
 
-  /** The control: the same detector on the engine before finds the 2 ms between the pauses' lengths. */
+  /**
+   * The control: the same detector on a model of the engine before (the pause holds the emitter
+   * inside its tick, after its point) finds the 2 ms between the pauses' lengths.
+   * {@link #aCheckpoint_leavesTheBudgetsSilence_onARealProxy} is the engine's own check.
+   */
   @Test
   void aPauseInsideTheTick_showsItsLength() throws Exception {
     Run r = run(false);
@@ -195,6 +205,68 @@ class TickPausesTest {
     assertEquals(TickPauses.FIRST_BUDGET_NANOS, held.get(10, TimeUnit.SECONDS), "this pause's silence: the old budget");
     emitter.join(10_000);
     assertEquals(1L << 26, pauses.budgetNanos(), "the next: 2^26 ns, the power of two at or above 40 ms");
+  }
+
+  @TempDir
+  Path dir;
+
+  /** Records when each tick's call left. */
+  private static final class CallTimes extends ForwardingStore {
+    private final List<Long> times = new ArrayList<>();
+
+    CallTimes(KvStore delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public PendingReply sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+      synchronized (times) {
+        times.add(System.nanoTime());
+      }
+      return super.sendPutGet(putKeys, putValues, getKeys);
+    }
+
+    /** The longest silence between two calls that ends after {@code from} and starts before {@code to}. */
+    long longestSilence(long from, long to) {
+      synchronized (times) {
+        long longest = 0;
+        for (int i = 1; i < times.size(); i++) {
+          if (times.get(i) > from && times.get(i - 1) < to) {
+            longest = Math.max(longest, times.get(i) - times.get(i - 1));
+          }
+        }
+        return longest;
+      }
+    }
+  }
+
+  /**
+   * On a real proxy (1 000 ticks a second): a checkpoint's pause runs on the emitter and leaves the
+   * budget's silence, its grid points counted as paused, whatever the copy took (under a
+   * millisecond here). Before, the store saw the copy's length.
+   */
+  @Test
+  void aCheckpoint_leavesTheBudgetsSilence_onARealProxy() throws Exception {
+    CallTimes store = new CallTimes(new MemoryStore());
+    try (Proxy proxy = Proxy.open(io.pancakej.PancakeConfig.builder().stateDir(dir.resolve("s")).capacity(200)
+        .valueSize(16).keySize(16).pacerRate(1000).tickRateMax(1000).store(store).build())) {
+      for (int i = 0; i < 100; i++) {
+        proxy.put(("k" + i).getBytes(StandardCharsets.UTF_8), new byte[] {(byte) i}); // an UpdateCache to copy
+      }
+      Thread.sleep(100);
+      for (int round = 0; round < 3; round++) {
+        long budget = proxy.pauses.budgetNanos();
+        long points = (budget + MS - 1) / MS;
+        long pausedBefore = proxy.emitter.pausedPoints();
+        long asked = System.nanoTime();
+        proxy.checkpoint();
+        long done = System.nanoTime();
+        Thread.sleep(100); // the silence, and the calls after it
+        assertEquals(points, proxy.emitter.pausedPoints() - pausedBefore, "grid points left silent by checkpoint " + round);
+        long silence = store.longestSilence(asked, done);
+        assertTrue(silence >= budget, "checkpoint " + round + ": a silence of " + silence + " ns, under the budget " + budget);
+      }
+    }
   }
 
   /** Before the emitter runs and after it stops, a pause runs on its caller; a failing one fails its caller only. */
