@@ -24,17 +24,17 @@ import io.pancakej.PancakeException;
  * (results/timing/checkpoint-pause: at 8 callers, silences of 4.0-45.5 ms, rank correlation with
  * the cache's size +0.86, the call after them 23-143 us after the release).
  *
- * <p>A <em>padded</em> pause (the checkpoints, on their fixed schedule) also costs the same
- * silence whatever it took: the emitter sends nothing for {@link #budgetNanos} from the point it
- * would have sent at, so the store sees the same gap for a small snapshot and a large one. The
- * budget starts at {@link #FIRST_BUDGET_NANOS} and rises, never falls, to the power of two (in
- * nanoseconds) at or above twice the longest padded pause so far, at most a tenth of the checkpoint
- * interval: only a pause that outlasts it shows its length, a handful of times in a proxy's life
- * (its first checkpoints, a state that grew, a pause that waited long for the ticks still being
- * served), and each step shows a coarse bound on what it took. Every checkpoint is padded, those
- * a new plan asks for at once ({@code Checkpointer.soon}) and the application's own included. The other pauses come with a plan change (a detected change,
- * a deleted key's reweighting, a transition's end): one that ends before the point costs nothing,
- * a longer one the points it outlasts (docs/security.md, "Plan changes").
+ * <p>A <em>padded</em> pause (every checkpoint: the scheduled ones, the one a new plan asks for at
+ * once, {@code Checkpointer.soon}, and the application's own) also costs the same silence whatever
+ * it took: the emitter sends nothing for {@link #budgetNanos} from the point it would have sent at,
+ * so the store sees the same gap for a small snapshot and a large one. The budget starts at
+ * {@link #FIRST_BUDGET_NANOS} and rises, never falls, to the power of two (in nanoseconds) at or
+ * above twice the longest padded pause so far, at most a tenth of the checkpoint interval: only a
+ * pause that outlasts it shows its length, a handful of times in a proxy's life (its first
+ * checkpoints, a state that grew, a pause that waited long for the ticks still being served), and
+ * each step shows a coarse bound on what it took. The other pauses come with a plan change (a
+ * detected change, a deleted key's reweighting, a transition's end): one that ends before the
+ * point costs nothing, a longer one the points it outlasts (docs/security.md, "Plan changes").
  *
  * <p>Before the emitter starts and after it stops, a pause runs on the thread that asks for it, as
  * it does on a thread that runs a tick itself (at open, in tests).

@@ -169,7 +169,10 @@ final class TickRunner implements Ticks {
     }
   }
 
-  /** Plan changes whose owed write-backs were sealed again before the grid point, and inside a tick, after it (tests). */
+  /**
+   * Plan changes whose owed write-backs were sealed again before the grid point, and inside a
+   * tick, after it (tests).
+   */
   volatile long resealedBeforePoint;
   volatile long resealedInTick;
 
@@ -428,8 +431,8 @@ final class TickRunner implements Ticks {
 
   /**
    * Seals every owed write-back again under {@code p}, in tick order, if the phase changed since it
-   * was sealed (holding the owed monitor); true if it did. A plan change waited for every tick's serving to end, and
-   * no tick was built since: the serving thread is idle.
+   * was sealed (holding the owed monitor); true if it did. A plan change waited for every tick's
+   * serving to end, and no tick was built since: the serving thread is idle.
    */
   private boolean sealAgainIfStale(Phase p, Transition transition) {
     if (owedSealedUnder(p)) {
