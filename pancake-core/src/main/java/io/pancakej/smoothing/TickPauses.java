@@ -122,14 +122,6 @@ final class TickPauses {
     }
   }
 
-  /** {@link #run} for a task with no result. */
-  void run(Runnable task, boolean padded) {
-    run(() -> {
-      task.run();
-      return null;
-    }, padded);
-  }
-
   /** From now on the pauses run on the calling thread, the emitter's, through {@link #runDue}. */
   void emitterStarted() {
     synchronized (monitor) {

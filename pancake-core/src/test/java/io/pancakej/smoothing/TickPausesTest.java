@@ -93,6 +93,7 @@ class TickPausesTest {
               paused.add(new long[] {out.sends.size(), length});
             }
             clock.now += length; // the snapshot's work, on the emitter's thread
+            return null;
           }, true);
         } else {
           inTick.set(new long[] {length});
@@ -199,9 +200,7 @@ class TickPausesTest {
     });
     emitter.start();
     started.get(10, TimeUnit.SECONDS);
-    pauses.run(() -> {
-      clock.now += 20 * MS;
-    }, true);
+    pauses.run(() -> clock.now += 20 * MS, true);
     assertEquals(TickPauses.FIRST_BUDGET_NANOS, held.get(10, TimeUnit.SECONDS), "this pause's silence: the old budget");
     emitter.join(10_000);
     assertEquals(1L << 26, pauses.budgetNanos(), "the next: 2^26 ns, the power of two at or above 40 ms");
