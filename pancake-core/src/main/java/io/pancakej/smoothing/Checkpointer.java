@@ -25,6 +25,8 @@ final class Checkpointer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.pancakej");
   private final Proxy proxy;
   private final long intervalNanos;
+  /** How long before its slot a scheduled checkpoint gets ready: a quarter of the interval, at most 250 ms. */
+  private final long leadNanos;
   private final Thread thread;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile boolean stopped;
@@ -53,6 +55,7 @@ final class Checkpointer implements AutoCloseable {
   Checkpointer(Proxy proxy, Duration interval, ThreadFactory threads, ThreadFactory saveThreads) {
     this.proxy = proxy;
     this.intervalNanos = interval.toNanos();
+    this.leadNanos = Math.min(intervalNanos / 4, TimeUnit.MILLISECONDS.toNanos(250));
     this.thread = threads.newThread(this::loop);
     this.saver = Executors.newSingleThreadExecutor(saveThreads);
   }
@@ -119,12 +122,21 @@ final class Checkpointer implements AutoCloseable {
    * snapshot, so replaying them on top of it (from either file) changes nothing.
    */
   void checkpoint() {
+    checkpoint(null);
+  }
+
+  /**
+   * {@link #checkpoint}; the snapshot waits for the emitter's slot for {@code slot}
+   * ({@link TickPauses#runInSlot}), after the plans installed in it, so it saves them; null: now.
+   */
+  private void checkpoint(TickPauses.SlotWork slot) {
     lock.lock();
     try {
       proxy.wal.prepareNextFile(); // its system calls here, not while the ticks are held off
       // a padded pause: the ticks stay silent for the same time whatever the snapshot's size
-      Cut cut = proxy.pauses.run(() -> new Cut(snapshotLocked(), proxy.cache.unsettledTickets(),
-          proxy.wal.rotate(), proxy.phase), true); // records from the rotation on go to the new file
+      java.util.function.Supplier<Cut> copy = () -> new Cut(snapshotLocked(), proxy.cache.unsettledTickets(),
+          proxy.wal.rotate(), proxy.phase); // records from the rotation on go to the new file
+      Cut cut = slot != null ? proxy.pauses.runInSlot(copy, slot) : proxy.pauses.run(copy, true);
       savedPhase = null; // until the save succeeds: a failed checkpoint is retried at close
       save(cut.snapshot(), cut.walSequence(), cut.unsettled());
       savedPhase = cut.phase();
@@ -235,29 +247,35 @@ final class Checkpointer implements AutoCloseable {
   }
 
   /**
-   * Checkpoints every {@code pancake.checkpoint.interval} of the proxy's clock, whether or not
-   * anything was written: the short pause of a snapshot then falls on a schedule that says nothing
-   * about the requests.
+   * Checkpoints in every checkpoint slot of the emitter ({@link TickPauses}: one each
+   * {@code pancake.checkpoint.interval} of the proxy's clock), whether or not anything was
+   * written: the snapshot's pause then falls on a schedule that says nothing about the requests.
+   * The checkpoint gets ready (the log file it rotates to) {@link #leadNanos} before the slot; one
+   * that is not ready by then joins the next. A new plan's checkpoint ({@link #soon}) joins the
+   * next slot of any kind while the emitter runs them, else runs at once.
    */
   private void loop() {
     Clock clock = proxy.clock;
-    long next = clock.nanoTime() + intervalNanos;
+    long slot = proxy.pauses.nextCheckpointSlotNanos();
     while (!stopped && proxy.isOpen()) {
-      long wait = next - clock.nanoTime();
+      long wait = slot - leadNanos - clock.nanoTime();
       if (wait > 0 && !soon) {
         clock.park(wait); // soon() and close() unpark it
         continue;
       }
-      if (wait <= 0) {
-        next += intervalNanos;
-      }
+      boolean scheduled = wait <= 0;
       soon = false;
       try {
-        checkpoint();
+        checkpoint(scheduled ? TickPauses.SlotWork.CHECKPOINT
+            : proxy.pauses.waitsForSlots() ? TickPauses.SlotWork.SAVE : null);
       } catch (RuntimeException e) {
         // the log still holds everything; the next attempt or close retries
         LOG.log(System.Logger.Level.WARNING, "checkpoint failed (retried on schedule and at close): "
             + e.getMessage());
+      }
+      if (scheduled) {
+        // the slot after the one it ran in (without the emitter's slots, the schedule's next)
+        slot = Math.max(slot + proxy.pauses.checkpointPeriodNanos(), proxy.pauses.nextCheckpointSlotNanos());
       }
     }
   }

@@ -180,8 +180,9 @@ final class Emitter implements AutoCloseable {
     long servedBefore = runner.servingNanos();
     while (running) {
       // a checkpoint's snapshot or a plan's install, here between two ticks: a long one costs the
-      // points it outlasts, as a long tick does, never a call sent late
-      long silence = pauses == null ? 0 : pauses.runDue();
+      // points it outlasts, as a long tick does, never a call sent late; the slots, on a schedule of
+      // the clock alone, are silent for the budget whether or not anything waited for them
+      long silence = pauses == null ? 0 : pauses.runDue(next);
       runner.awaitSendable();
       long now = clock.nanoTime();
       if (silence > 0) {

@@ -33,6 +33,11 @@ abstract class Phase {
   /** The key slot (or DUMMY) whose data replica slot {@code r} holds now. */
   abstract int holderOf(int r);
 
+  /** The phase a tick draws its accesses from (delta, real and fake replicas): this one, unless said otherwise. */
+  Phase sampling() {
+    return this;
+  }
+
   /** The steady state of the paper's section 4: delta = 1/2, pi_f of the plan. */
   static final class Steady extends Phase {
     Steady(ReplicaPlan plan) {

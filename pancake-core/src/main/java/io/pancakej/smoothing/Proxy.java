@@ -118,7 +118,7 @@ final class Proxy implements Engine {
         config.tickBatchesMax(), batchSize, Emitter.WINDOW_NANOS), requests.count::sum, threads(config, "pancake-emitter"),
         clock, config.emitterCpu(), pauses);
     this.transitions = new Transitions(this, Integer.highestOneBit(config.tickBatchesMax()), estimateSamples,
-        estimateSource);
+        estimateSource, threads(config, "pancake-planner"));
     this.estimator = config.adapt()
         ? new Estimator(phase.target.keySlots, config.firstWindow(), config.windowSize(), config.detectionConfidence(),
             phase.target.estimate, estimateSamples, transitions::onEstimate, threads(config, "pancake-estimator"))
@@ -237,6 +237,7 @@ final class Proxy implements Engine {
       }
       checkpointer.start();
       checkpoints = true;
+      transitions.startPlanner();
       emitter.start();
     } catch (RuntimeException | Error e) {
       stopStarted(e, checkpoints);
@@ -252,6 +253,7 @@ final class Proxy implements Engine {
   private void stopStarted(Throwable failure, boolean checkpoints) {
     try {
       emitter.close(); // its thread ends, and the other threads get the CPU back
+      transitions.closePlanner();
       if (estimator != null) {
         estimator.close();
       }
@@ -304,7 +306,8 @@ final class Proxy implements Engine {
     }
     PancakeException failure = null;
     try {
-      emitter.close();
+      emitter.close(); // the pauses waiting for a slot run as it stops
+      transitions.closePlanner(); // the plan changes asked for so far are done
       if (estimator != null) {
         estimator.close();
       }

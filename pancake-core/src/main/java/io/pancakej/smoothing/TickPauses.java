@@ -24,17 +24,25 @@ import io.pancakej.PancakeException;
  * (results/timing/checkpoint-pause: at 8 callers, silences of 4.0-45.5 ms, rank correlation with
  * the cache's size +0.86, the call after them 23-143 us after the release).
  *
- * <p>A <em>padded</em> pause (every checkpoint: the scheduled ones, the one a new plan asks for at
- * once, {@code Checkpointer.soon}, and the application's own) also costs the same silence whatever
- * it took: the emitter sends nothing for {@link #budgetNanos} from the point it would have sent at,
- * so the store sees the same gap for a small snapshot and a large one. The budget starts at
- * {@link #FIRST_BUDGET_NANOS} and rises, never falls, to the power of two (in nanoseconds) at or
- * above twice the longest padded pause so far, at most a tenth of the checkpoint interval: only a
- * pause that outlasts it shows its length, a handful of times in a proxy's life (its first
- * checkpoints, a state that grew, a pause that waited long for the ticks still being served), and
- * each step shows a coarse bound on what it took. The other pauses come with a plan change (a
- * detected change, a deleted key's reweighting, a transition's end): one that ends before the
- * point costs nothing, a longer one the points it outlasts (docs/security.md, "Plan changes").
+ * <p>A <em>padded</em> pause also costs the same silence whatever it took: the emitter sends
+ * nothing for {@link #budgetNanos} from the point it would have sent at, so the store sees the same
+ * gap for a small snapshot and a large one. The budget starts at {@link #FIRST_BUDGET_NANOS} and
+ * rises, never falls, to the power of two (in nanoseconds) at or above twice the longest padded
+ * pause so far, at most a tenth of the checkpoint interval: only a pause that outlasts it shows its
+ * length, a handful of times in a proxy's life (its first checkpoints, a state that grew, a pause
+ * that waited long for the ticks still being served), and each step shows a coarse bound on what
+ * it took.
+ *
+ * <p><em>Slots</em> put the padded pauses on a schedule of the clock alone: one every checkpoint
+ * interval from the proxy's construction. At the first grid point at or after a slot's time the
+ * emitter runs what waits for it ({@link #runInSlot}: the plan installs, then the scheduled
+ * checkpoint's copy, which so saves them) and stays silent for the budget, whether or not anything
+ * waited. A plan change (a detected change, a deleted key's reweighting, a transition's finish)
+ * asked for between two slots so changes nothing the store sees when it happens; installed at once,
+ * as before, one that outlasted the gap to the next point marked the moment by missed points, and a
+ * swap's start marked it by the padded silence of the checkpoint it asked for at once. What still
+ * runs outside the slots: the application's own {@code checkpoint()} calls (padded, at the
+ * application's times), and every pause before the emitter starts or after it stops.
  *
  * <p>Before the emitter starts and after it stops, a pause runs on the thread that asks for it, as
  * it does on a thread that runs a tick itself (at open, in tests).
@@ -54,6 +62,25 @@ final class TickPauses {
   private final Object monitor = new Object();
   /** Pauses asked for and not run yet (guarded by {@link #monitor}). */
   private final List<Pause<?>> queued = new ArrayList<>();
+  /**
+   * Pauses that wait for a slot (guarded by {@link #monitor}): plan installs and the checkpoints
+   * that save a new plan run in the next one, in that order; the scheduled checkpoints in the next
+   * checkpoint slot, last.
+   */
+  private final List<Pause<?>> slotPlans = new ArrayList<>();
+  private final List<Pause<?>> slotSaves = new ArrayList<>();
+  private final List<Pause<?>> slotCheckpoints = new ArrayList<>();
+  /** The time between two slots: {@link #PLAN_SLOT_NANOS}, or the checkpoint interval if shorter. */
+  private final long slotIntervalNanos;
+  /** Every how many slots one is a checkpoint slot. */
+  private final long checkpointEvery;
+  /** When the next slot is due, on the proxy's clock, and its number (written by the emitter once it runs). */
+  private volatile long nextSlotNanos;
+  private volatile long nextSlotIndex = 1;
+  /** The silence of a slot that runs no checkpoint (emitter thread; read by tests). */
+  private volatile long planBudgetNanos;
+  private final long maxPlanBudgetNanos;
+  private volatile long slotsRun;
   /** The emitter's thread while it runs the pauses (guarded by {@link #monitor}); null: each runs on its caller. */
   private Thread emitter;
   /** True while {@link #queued} may hold a pause: the emitter's check every tick reads only this. */
@@ -63,6 +90,13 @@ final class TickPauses {
 
   TickPauses(StampedLock lock, Clock clock, long checkpointIntervalNanos) {
     this(lock, clock, checkpointIntervalNanos, () -> false);
+  }
+
+  /** Without slots (tests of the padded pauses alone). */
+  static TickPauses withoutSlots(StampedLock lock, Clock clock, long checkpointIntervalNanos) {
+    TickPauses p = new TickPauses(lock, clock, checkpointIntervalNanos);
+    p.nextSlotNanos = Long.MAX_VALUE;
+    return p;
   }
 
   /**
@@ -77,6 +111,89 @@ final class TickPauses {
     // at most a tenth of the interval in silence, however short the interval is set
     this.maxBudgetNanos = Math.max(1, checkpointIntervalNanos / 10);
     this.budgetNanos = Math.min(FIRST_BUDGET_NANOS, maxBudgetNanos);
+    this.slotIntervalNanos = Math.max(1, Math.min(PLAN_SLOT_NANOS, checkpointIntervalNanos));
+    this.checkpointEvery = Math.max(1, Math.round((double) checkpointIntervalNanos / slotIntervalNanos));
+    this.nextSlotNanos = clock.nanoTime() + slotIntervalNanos;
+    this.maxPlanBudgetNanos = Math.max(1, slotIntervalNanos / 100);
+    this.planBudgetNanos = Math.min(FIRST_PLAN_BUDGET_NANOS, maxPlanBudgetNanos);
+  }
+
+  /**
+   * The time between two slots, at most: a plan change waits up to this long (a cold start's
+   * learned estimate, a deleted key's reweighting), and each slot costs the plan budget's silence.
+   */
+  static final long PLAN_SLOT_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /** The silence of a slot without a checkpoint before any was measured (at most a hundredth of the slot interval). */
+  static final long FIRST_PLAN_BUDGET_NANOS = TimeUnit.MILLISECONDS.toNanos(4);
+
+  /** What waits for a slot, in the order a slot runs it. */
+  enum SlotWork {
+    /** A plan's install: the next slot. */
+    PLAN,
+    /** The checkpoint that saves a new plan before its swaps: the next slot, after the installs. */
+    SAVE,
+    /** A scheduled checkpoint: the next checkpoint slot. */
+    CHECKPOINT
+  }
+
+  /**
+   * Runs {@code task} with the phase write lock held in the next slot, and returns its result: while
+   * the emitter runs, the caller waits for the slot (up to the checkpoint interval); before it
+   * starts, after it stops, on its own thread, or on one that runs a tick itself, at once.
+   */
+  <T> T runInSlot(Supplier<T> task, SlotWork work) {
+    Pause<T> pause;
+    synchronized (monitor) {
+      if (!queuesForEmitter()) {
+        pause = null;
+      } else {
+        pause = new Pause<>(task, work != SlotWork.PLAN); // a checkpoint's slot has the checkpoint budget
+        (work == SlotWork.PLAN ? slotPlans : work == SlotWork.SAVE ? slotSaves : slotCheckpoints).add(pause);
+      }
+    }
+    return pause == null ? runHere(task) : awaitRun(pause);
+  }
+
+  /** True while {@link #runInSlot} from this thread would wait for a slot (the emitter runs, and this is not it). */
+  boolean waitsForSlots() {
+    synchronized (monitor) {
+      return queuesForEmitter();
+    }
+  }
+
+  /** True if the emitter runs the calling thread's pauses (guarded by {@link #monitor}). */
+  private boolean queuesForEmitter() {
+    return emitter != null && Thread.currentThread() != emitter && !holdsTicks.getAsBoolean();
+  }
+
+  /** True while the emitter runs the pauses (any thread may ask). */
+  boolean emitterRuns() {
+    synchronized (monitor) {
+      return emitter != null;
+    }
+  }
+
+  /** When the next slot is due, on the proxy's clock. */
+  long nextSlotNanos() {
+    return nextSlotNanos;
+  }
+
+  /** When the next checkpoint slot is due: the scheduled checkpoint gets ready before it. */
+  long nextCheckpointSlotNanos() {
+    synchronized (monitor) {
+      long ahead = Math.floorMod(-nextSlotIndex, checkpointEvery); // slots until one whose number divides
+      return nextSlotNanos + ahead * slotIntervalNanos;
+    }
+  }
+
+  /** The time between two checkpoint slots. */
+  long checkpointPeriodNanos() {
+    return checkpointEvery * slotIntervalNanos;
+  }
+
+  /** The time between two slots. */
+  long slotIntervalNanos() {
+    return slotIntervalNanos;
   }
 
   /**
@@ -88,7 +205,7 @@ final class TickPauses {
     Pause<T> pause;
     Thread wake = null;
     synchronized (monitor) {
-      if (emitter == null || Thread.currentThread() == emitter || holdsTicks.getAsBoolean()) {
+      if (!queuesForEmitter()) {
         pause = null;
       } else {
         pause = new Pause<>(task, padded);
@@ -100,14 +217,21 @@ final class TickPauses {
     if (wake != null) {
       LockSupport.unpark(wake); // from its wait for the next point: the pause runs before that point
     }
-    if (pause == null) {
-      long stamp = lock.writeLock();
-      try {
-        return task.get();
-      } finally {
-        lock.unlockWrite(stamp);
-      }
+    return pause == null ? runHere(task) : awaitRun(pause);
+  }
+
+  /** Runs {@code task} on the calling thread with the write lock held. */
+  private <T> T runHere(Supplier<T> task) {
+    long stamp = lock.writeLock();
+    try {
+      return task.get();
+    } finally {
+      lock.unlockWrite(stamp);
     }
+  }
+
+  /** Waits for the emitter to run {@code pause}; its failure is the caller's. */
+  private static <T> T awaitRun(Pause<T> pause) {
     try {
       return pause.done.join();
     } catch (CompletionException e) {
@@ -134,7 +258,8 @@ final class TickPauses {
     List<Pause<?>> left;
     synchronized (monitor) {
       emitter = null;
-      left = takeQueued();
+      left = takeSlot(true);
+      left.addAll(takeQueued());
     }
     if (!left.isEmpty()) {
       runAll(left);
@@ -143,32 +268,62 @@ final class TickPauses {
 
   /**
    * Runs the pauses asked for since the last call (emitter thread, between two ticks, before its
-   * next grid point) and returns how long the ticks are to stay silent from that point: the budget
-   * if one of them was padded, else 0.
+   * next grid point {@code point}) and returns how long the ticks are to stay silent from that
+   * point. A slot (the first point at or after its time) is silent for the checkpoint budget if it
+   * is a checkpoint slot or ran a checkpoint, else for the plan budget, whether or not anything
+   * waited for it; outside the slots, a padded pause gets the checkpoint budget, others none.
    */
-  long runDue() {
-    if (!pending) {
+  long runDue(long point) {
+    boolean slot = point - nextSlotNanos >= 0;
+    if (!pending && !slot) {
       return 0;
     }
+    boolean checkpointSlot = false;
     List<Pause<?>> due;
     synchronized (monitor) {
-      due = takeQueued();
+      if (slot) {
+        checkpointSlot = nextSlotIndex % checkpointEvery == 0;
+        due = takeSlot(checkpointSlot);
+        long next = nextSlotNanos;
+        long index = nextSlotIndex;
+        while (point - next >= 0) {
+          next += slotIntervalNanos; // a slot the emitter was too busy for is not made up
+          index++;
+        }
+        nextSlotNanos = next;
+        nextSlotIndex = index;
+        slotsRun++;
+      } else {
+        due = new ArrayList<>();
+      }
+      due.addAll(takeQueued());
     }
-    if (due.isEmpty()) {
+    if (due.isEmpty() && !slot) {
       return 0;
     }
     long start = clock.nanoTime();
-    boolean padded = runAll(due);
-    if (!padded) {
-      return 0;
+    boolean padded = runAll(due) | checkpointSlot;
+    long took = clock.nanoTime() - start; // the wait for the lock included
+    if (padded) {
+      long hold = budgetNanos;
+      budgetNanos = raised(hold, took, maxBudgetNanos);
+      return hold;
     }
-    long hold = budgetNanos;
-    long took = Math.min(clock.nanoTime() - start, maxBudgetNanos); // the wait for the lock included
-    if (2 * took > hold) {
-      // the next ones get twice this one's length, on a power-of-two step of nanoseconds
-      budgetNanos = Math.min(maxBudgetNanos, Long.highestOneBit(2 * took - 1) << 1);
+    if (slot) {
+      long hold = planBudgetNanos;
+      planBudgetNanos = raised(hold, took, maxPlanBudgetNanos);
+      return hold;
     }
-    return hold;
+    return 0;
+  }
+
+  /**
+   * The next silence after a pause that took {@code took} under {@code budget}: twice its length on
+   * a power-of-two step of nanoseconds if it outlasted half the budget, at most {@code max}.
+   */
+  private static long raised(long budget, long took, long max) {
+    long clamped = Math.min(took, max);
+    return 2 * clamped > budget ? Math.min(max, Long.highestOneBit(2 * clamped - 1) << 1) : budget;
   }
 
   /** True if a pause waits for the emitter (tests). */
@@ -181,6 +336,29 @@ final class TickPauses {
     return budgetNanos;
   }
 
+  /** Slots the emitter ran (tests). */
+  long slotsRun() {
+    return slotsRun;
+  }
+
+  /** The silence of the next slot without a checkpoint. */
+  long planBudgetNanos() {
+    return planBudgetNanos;
+  }
+
+  /** The pauses this slot runs, installs first; the scheduled checkpoints only if {@code checkpoints} (guarded by {@link #monitor}). */
+  private List<Pause<?>> takeSlot(boolean checkpoints) {
+    List<Pause<?>> out = new ArrayList<>(slotPlans);
+    out.addAll(slotSaves);
+    slotPlans.clear();
+    slotSaves.clear();
+    if (checkpoints) {
+      out.addAll(slotCheckpoints);
+      slotCheckpoints.clear();
+    }
+    return out;
+  }
+
   private List<Pause<?>> takeQueued() {
     List<Pause<?>> out = new ArrayList<>(queued);
     queued.clear();
@@ -191,6 +369,9 @@ final class TickPauses {
   /** Runs {@code pauses} under one write lock, each completing its caller's future; true if one was padded. */
   private boolean runAll(List<Pause<?>> pauses) {
     boolean padded = false;
+    if (pauses.isEmpty()) {
+      return false;
+    }
     long stamp = lock.writeLock();
     try {
       for (Pause<?> p : pauses) {

@@ -277,14 +277,15 @@ final class TickRunner implements Ticks {
       int[] replicas = given != null ? given : new int[n];
       served = new Request[n];
       RandomGenerator rnd = proxy.random.get();
-      double delta = p.delta();
+      Phase drawn = p.sampling(); // one phase for the whole tick
+      double delta = drawn.delta();
       for (int i = 0; given == null && i < n; i++) {
         if (rnd.nextDouble() < delta) {
           Request r = proxy.queue.poll();
           served[i] = r;
-          replicas[i] = realAccess(p, r, rnd);
+          replicas[i] = realAccess(drawn, r, rnd);
         } else {
-          replicas[i] = p.sampleFake(rnd);
+          replicas[i] = drawn.sampleFake(rnd);
         }
       }
       List<byte[]> labels = new ArrayList<>(n);

@@ -78,6 +78,28 @@ final class Transition extends Phase {
     return delta;
   }
 
+  /** The steady plan a finished transition samples as (made once, when the last swap is done). */
+  private volatile Phase.Steady finished;
+
+  /**
+   * Once every swap is done, the steady plan: every replica holds its owner's data, so a tick
+   * samples as after the finish, which waits for the emitter's next slot ({@link Transitions#finish})
+   * -- without this, up to an interval of ticks at delta' (a crawl for a large swap). Either way
+   * every label is accessed with probability 1/(2n), so when the switch happens does not show.
+   */
+  @Override
+  Phase sampling() {
+    if (remaining.get() != 0) {
+      return this;
+    }
+    Phase.Steady s = finished;
+    if (s == null) {
+      s = new Phase.Steady(target);
+      finished = s;
+    }
+    return s;
+  }
+
   double alphaPrime() {
     return alphaPrime;
   }

@@ -2,7 +2,13 @@ package io.pancakej.smoothing;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -31,12 +37,70 @@ final class Transitions {
   /** Key slots freed since the estimate last dropped them (their real probability goes elsewhere). */
   private final ConcurrentLinkedQueue<Integer> freedSlots = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean reweighting = new AtomicBoolean();
+  /** True while a reweighting waits on the planner (one at a time: it drops every slot freed until it starts). */
+  private final AtomicBoolean reweightPlanned = new AtomicBoolean();
+  /**
+   * Builds and installs the plans while the emitter runs, one at a time: an install waits for the
+   * emitter's next slot ({@link TickPauses#runInSlot}), so the threads that ask for a plan change
+   * (the log writer, a request's, the emitter at a transition's last swap) never wait for it.
+   */
+  private final ThreadPoolExecutor planner;
 
-  Transitions(Proxy proxy, int maxBatchesPerTick, long estimateSamples, String estimateSource) {
+  Transitions(Proxy proxy, int maxBatchesPerTick, long estimateSamples, String estimateSource,
+      ThreadFactory plannerThreads) {
     this.proxy = proxy;
     this.maxBatchesPerTick = maxBatchesPerTick;
     this.estimateSamples = estimateSamples;
     this.estimateSource = estimateSource;
+    this.planner = new ThreadPoolExecutor(1, 1, 0, TimeUnit.NANOSECONDS, new LinkedBlockingQueue<>(), plannerThreads);
+  }
+
+  /** Starts the planner's thread (from the opening thread: off the emitter's CPU). */
+  void startPlanner() {
+    planner.prestartAllCoreThreads();
+  }
+
+  /**
+   * Stops the planner after the emitter stopped (its installs waiting for a slot have run, later
+   * ones run at once): the plan changes asked for so far are done when this returns, at most 30 s.
+   */
+  void closePlanner() {
+    planner.shutdown();
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!planner.isTerminated() && deadline - System.nanoTime() > 0) {
+      try {
+        planner.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Runs a plan change on the planner while the emitter runs its slots, else on the calling thread
+   * (at open, after close began, in tests that tick by hand); the future ends with it.
+   */
+  private CompletableFuture<Void> plan(Runnable change) {
+    if (proxy.pauses.emitterRuns()) {
+      try {
+        return CompletableFuture.runAsync(() -> {
+          try {
+            change.run();
+          } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "a plan change failed: " + e.getMessage());
+            throw e;
+          }
+        }, planner);
+      } catch (RejectedExecutionException closed) {
+        // the planner stopped: the change runs here
+      }
+    }
+    change.run();
+    return CompletableFuture.completedFuture(null);
   }
 
   /** Transitions started since open. */
@@ -175,9 +239,11 @@ final class Transitions {
   /** The estimator's new estimate: a detected change, or a refinement of a learned estimate. */
   void onEstimate(double[] newEstimate, long samples, boolean detected) {
     if (proxy.isOpen()) {
-      start(newEstimate, samples, detected
+      String source = detected
           ? "learned: a change was detected, estimate from the last " + samples + " gets, updates and deletes"
-          : "learned from " + samples + " gets, updates and deletes");
+          : "learned from " + samples + " gets, updates and deletes";
+      // the estimator waits until the plan is in force: it then tests its next windows against it
+      plan(() -> start(newEstimate, samples, source)).exceptionally(e -> null).join();
     }
   }
 
@@ -190,8 +256,19 @@ final class Transitions {
    * transition. During a transition it waits until the transition finishes.
    */
   void dropFreedSlots() {
+    if (freedSlots.isEmpty() || !(proxy.phase instanceof Phase.Steady) || !reweightPlanned.compareAndSet(false, true)) {
+      return; // during a transition the slots wait (finish calls this again); a planned one takes them
+    }
+    plan(() -> {
+      reweightPlanned.set(false); // slots freed from now on wait for this one, or plan the next
+      dropFreedSlotsNow();
+    });
+  }
+
+  /** {@link #dropFreedSlots} on the planner (or at once, without the emitter). */
+  private void dropFreedSlotsNow() {
     if (freedSlots.isEmpty() || !(proxy.phase instanceof Phase.Steady) || !reweighting.compareAndSet(false, true)) {
-      return; // during a transition the slots wait (finishTransition calls this again)
+      return;
     }
     NextEstimate needsSwaps = null;
     List<Integer> polled = new ArrayList<>();
@@ -221,14 +298,14 @@ final class Transitions {
       if (same == null) {
         needsSwaps = new NextEstimate(estimate, estimateSamples, source);
       } else {
-        boolean done = proxy.pauses.run(() -> {
+        boolean done = proxy.pauses.runInSlot(() -> {
           if (proxy.phase != seen) {
             return false;
           }
           proxy.phase = new Phase.Steady(same);
           estimateSource = source;
           return true;
-        }, false);
+        }, TickPauses.SlotWork.PLAN);
         if (!done) {
           freedSlots.addAll(polled); // a plan change came first: the slots wait for the next call
           return;
@@ -256,13 +333,13 @@ final class Transitions {
     while (true) {
       Phase seen = proxy.phase;
       if (seen instanceof Transition) {
-        boolean waits = proxy.pauses.run(() -> {
+        boolean waits = proxy.pauses.runInSlot(() -> {
           if (proxy.phase instanceof Transition) {
             afterTransition = new NextEstimate(newEstimate, samples, source);
             return true;
           }
           return false;
-        }, false);
+        }, TickPauses.SlotWork.PLAN);
         if (waits) {
           return false;
         }
@@ -288,7 +365,7 @@ final class Transitions {
       ReplicaPlan current = seen.target;
       ReplicaPlan.Successor next = current.successor(estimate, proxy.random.get());
       Transition t = next.swaps().length == 0 ? null : new Transition(current, next.plan(), next.swaps());
-      List<Integer> deleted = proxy.pauses.run(() -> {
+      List<Integer> deleted = proxy.pauses.runInSlot(() -> {
         if (proxy.phase != seen) {
           return null;
         }
@@ -302,7 +379,7 @@ final class Transitions {
         proxy.phase = t;
         started.incrementAndGet();
         return freed;
-      }, false);
+      }, TickPauses.SlotWork.PLAN);
       if (deleted == null) {
         continue; // the plan changed meanwhile: build again from the new one
       }
@@ -314,8 +391,8 @@ final class Transitions {
         return false;
       }
       // the new plan must be durable before any swap reaches the store: none does (writeBack)
-      // until a checkpoint saved it; the checkpoint thread takes one now (its snapshot is a short
-      // pause between two ticks, at the time of the change)
+      // until a checkpoint saved it; the checkpoint thread takes one in the next slot (at once
+      // without the emitter)
       proxy.checkpointer.soon();
       for (int slot : deleted) {
         proxy.freeIfUnused(slot);
@@ -324,8 +401,16 @@ final class Transitions {
     }
   }
 
+  /**
+   * The last swap of the transition in force is stored: steady on its plan, in the next slot
+   * (meanwhile the transition's ticks already sample as the steady plan does, {@link Transition#sampling}).
+   */
   void finish() {
-    NextEstimate waiting = proxy.pauses.run(() -> {
+    plan(this::finishNow);
+  }
+
+  private void finishNow() {
+    NextEstimate waiting = proxy.pauses.runInSlot(() -> {
       if (!(proxy.phase instanceof Transition t) || t.remainingSwaps() != 0) {
         return null;
       }
@@ -336,10 +421,10 @@ final class Transitions {
         proxy.estimator.pause(false);
       }
       return next;
-    }, false);
+    }, TickPauses.SlotWork.PLAN);
     if (waiting != null) {
       start(waiting.estimate(), waiting.samples(), waiting.source());
     }
-    dropFreedSlots();
+    dropFreedSlotsNow();
   }
 }

@@ -124,6 +124,14 @@ class SpareCapacityTest {
         Thread.sleep(10);
       }
       assertTrue(proxy.keys.peek(key(0)) < 0, "the deleted key's slot is free again");
+      // the reweighting waits for the emitter's next slot (at most a second): its replicas carry
+      // only the fake share until then (docs/security.md, "Plan changes")
+      long freed = System.nanoTime();
+      while (!proxy.transitions.estimateSource.endsWith("minus deleted keys")) {
+        assertTrue(System.nanoTime() - freed < TickPauses.PLAN_SLOT_NANOS
+            + TimeUnit.MILLISECONDS.toNanos(500), "the deleted key's share was not dropped within a slot");
+        Thread.sleep(1);
+      }
 
       double[] rest = weights.clone();
       rest[0] = 0;

@@ -114,7 +114,7 @@ class SwappingTest {
     }
   }
 
-  private static byte[] key(int i) {
+  static byte[] key(int i) {
     return ("user" + i).getBytes(StandardCharsets.UTF_8);
   }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.StampedLock;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,7 +55,7 @@ class TickPausesTest {
   private static Run run(boolean onEmitter) throws Exception {
     SimClock clock = new SimClock();
     StampedLock lock = new StampedLock();
-    TickPauses pauses = new TickPauses(lock, clock, TimeUnit.SECONDS.toNanos(10));
+    TickPauses pauses = TickPauses.withoutSlots(lock, clock, TimeUnit.SECONDS.toNanos(10));
     Run out = new Run();
     AtomicReference<long[]> inTick = new AtomicReference<>(); // the old way: {length}
     List<long[]> paused = new ArrayList<>(); // {index of the first call after it, length}
@@ -181,7 +182,7 @@ class TickPausesTest {
   @Test
   void aLongPause_raisesTheBudget_onAPowerOfTwoStep() throws Exception {
     SimClock clock = new SimClock();
-    TickPauses pauses = new TickPauses(new StampedLock(), clock, TimeUnit.SECONDS.toNanos(10));
+    TickPauses pauses = TickPauses.withoutSlots(new StampedLock(), clock, TimeUnit.SECONDS.toNanos(10));
     CompletableFuture<Long> held = new CompletableFuture<>();
     CompletableFuture<Void> started = new CompletableFuture<>();
     Thread emitter = new Thread(() -> {
@@ -190,7 +191,7 @@ class TickPausesTest {
       try {
         long silence = 0;
         while (silence == 0) {
-          silence = pauses.runDue();
+          silence = pauses.runDue(clock.now);
           Thread.onSpinWait();
         }
         held.complete(silence);
@@ -257,10 +258,15 @@ class TickPausesTest {
         long budget = proxy.pauses.budgetNanos();
         long points = (budget + MS - 1) / MS;
         long pausedBefore = proxy.emitter.pausedPoints();
+        long slotsBefore = proxy.pauses.slotsRun();
         long asked = System.nanoTime();
         proxy.checkpoint();
         long done = System.nanoTime();
         Thread.sleep(100); // the silence, and the calls after it
+        if (proxy.pauses.slotsRun() != slotsBefore) {
+          round--; // a slot's silence fell in this round (one a second): counted with it, so again
+          continue;
+        }
         assertEquals(points, proxy.emitter.pausedPoints() - pausedBefore, "grid points left silent by checkpoint " + round);
         long silence = store.longestSilence(asked, done);
         assertTrue(silence >= budget, "checkpoint " + round + ": a silence of " + silence + " ns, under the budget " + budget);
@@ -304,5 +310,130 @@ class TickPausesTest {
     stop.complete(null);
     assertEquals(emitter, ranOn.get(10, TimeUnit.SECONDS), "the stopping emitter ran the pause asked for");
     assertEquals(caller, pauses.run(Thread::currentThread, false), "after it stopped: the caller");
+  }
+
+  /** Slots of a simulated run: the grid points its calls left on, when a plan ran, the slot times, the silences. */
+  private record Slotted(java.util.SortedSet<Long> points, long planRanAt, long firstSlot, List<long[]> gaps) {
+  }
+
+  /** A checkpoint interval of 2 s: slots every second, every other one a checkpoint slot. */
+  private static final long CHECKPOINT_INTERVAL = 2_000 * MS;
+  private static final long SLOT = TickPauses.PLAN_SLOT_NANOS;
+
+  /**
+   * 4.5 s of simulated time at 1 000 ticks a second; after 2 500 calls another thread asks for a
+   * 1-ms plan install: {@code "slot"} through {@link TickPauses#runInSlot}, as the engine does;
+   * {@code "now"} as an unpadded pause at once (the engine before); {@code "none"}: no plan.
+   */
+  private static Slotted slotted(String plan) throws Exception {
+    SimClock clock = new SimClock();
+    TickPauses pauses = new TickPauses(new StampedLock(), clock, CHECKPOINT_INTERVAL);
+    long firstSlot = pauses.nextSlotNanos();
+    List<Long> sends = new ArrayList<>();
+    Ticks ticks = new Ticks() {
+      @Override
+      public void send(int batches) {
+        synchronized (sends) {
+          sends.add(clock.now);
+        }
+        clock.now += 50_000;
+      }
+
+      @Override
+      public long servingNanos() {
+        return 0;
+      }
+    };
+    EmissionRate rate = new EmissionRate(1000, 1000, 1, 3, Emitter.WINDOW_NANOS);
+    Emitter emitter = new Emitter(ticks, rate, () -> 0, Thread::new, clock, io.pancakej.PancakeConfig.EMITTER_CPU_NONE,
+        pauses);
+    long[] ranAt = {-1};
+    Thread asker = null;
+    emitter.start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (sendsSize(sends) < 2500) {
+        assertTrue(System.nanoTime() < deadline, "the simulated emitter stalled");
+        Thread.sleep(1);
+      }
+      Supplier<Object> install = () -> {
+        ranAt[0] = clock.now;
+        clock.now += MS; // the install's work, on the emitter's thread
+        return null;
+      };
+      if (!plan.equals("none")) {
+        asker = new Thread(() -> {
+          if (plan.equals("slot")) {
+            pauses.runInSlot(install, TickPauses.SlotWork.PLAN);
+          } else {
+            pauses.run(install, false);
+          }
+        });
+        asker.start();
+      }
+      while (clock.now < firstSlot + 3_600 * MS) {
+        assertTrue(System.nanoTime() < deadline, "the simulated emitter stalled");
+        Thread.sleep(1);
+      }
+    } finally {
+      emitter.close();
+    }
+    if (asker != null) {
+      asker.join(10_000);
+    }
+    java.util.SortedSet<Long> points = new java.util.TreeSet<>();
+    List<long[]> gaps = new ArrayList<>(); // {the call before, the silence}
+    synchronized (sends) {
+      long origin = sends.get(0);
+      for (int i = 0; i < sends.size(); i++) {
+        long t = sends.get(i);
+        if (t > firstSlot + 3_500 * MS) {
+          break; // the same stretch of every run
+        }
+        points.add((t - origin + MS / 2) / MS);
+        if (i > 0 && t - sends.get(i - 1) > 2 * MS) {
+          gaps.add(new long[] {sends.get(i - 1), t - sends.get(i - 1)});
+        }
+      }
+    }
+    return new Slotted(points, ranAt[0], firstSlot, gaps);
+  }
+
+  private static int sendsSize(List<Long> sends) {
+    synchronized (sends) {
+      return sends.size();
+    }
+  }
+
+  /**
+   * The slots are silent whether or not anything waited for them, on a schedule of the clock alone:
+   * every second, for the plan budget (4 ms), and every other second, a checkpoint slot, for the
+   * checkpoint budget (32 ms). A plan install asked for between two slots waits for the next, so
+   * the calls leave on exactly the grid points they leave on without one. The control: the same
+   * install run at once (the engine before) moves calls, and the same comparison finds it.
+   */
+  @Test
+  void aPlanWaitsForTheNextSlot_andTheCallsLeaveAsWithoutIt() throws Exception {
+    Slotted none = slotted("none");
+    Slotted slot = slotted("slot");
+    Slotted now = slotted("now");
+    List<String> seen = new ArrayList<>();
+    for (long[] g : none.gaps()) {
+      seen.add((g[0] - none.firstSlot()) / 1000 + " us: " + g[1] / 1000 + " us");
+    }
+    assertEquals(4, none.gaps().size(), "one silence per slot: " + seen);
+    for (int k = 0; k < 4; k++) {
+      long slotAt = none.firstSlot() + k * SLOT;
+      long[] g = none.gaps().get(k);
+      assertTrue(g[0] < slotAt && slotAt - g[0] <= 2 * MS, "silence " + k + " not at its slot: " + seen);
+      long budget = k % 2 == 1 ? TickPauses.FIRST_BUDGET_NANOS : TickPauses.FIRST_PLAN_BUDGET_NANOS;
+      assertTrue(Math.abs(g[1] - budget - MS) <= EmitterGridTest.MAX_OVERSLEEP, "silence " + k + ": " + seen);
+    }
+    assertEquals(none.points(), slot.points(), "a plan in a slot moved no call");
+    long after = slot.planRanAt() - slot.firstSlot();
+    long off = Math.floorMod(after, SLOT);
+    assertTrue(off >= SLOT - MS || off <= MS, "the plan ran " + after + " ns after the first slot: not in a slot");
+    assertTrue(after >= 2 * SLOT - MS, "the plan, asked for after the second slot, ran before the third");
+    assertTrue(!now.points().equals(none.points()), "the control: an install at once should move calls");
   }
 }

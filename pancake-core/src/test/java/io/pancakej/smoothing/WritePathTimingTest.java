@@ -96,7 +96,7 @@ class WritePathTimingTest {
   /**
    * The checkpoint schedule reads the proxy's clock, the one the emitter keeps, not the system's
    * time: with the clock standing still no checkpoint falls due however long the test waits, and
-   * one falls due as soon as the clock moves past the interval.
+   * one is taken in the emitter's slot once the clock moves past it.
    */
   @Test
   void checkpoints_followTheProxysClock_notTheSystemsTime() throws Exception {
@@ -107,12 +107,16 @@ class WritePathTimingTest {
       long before = proxy.checkpointer.checkpoints.sum();
       Thread.sleep(600); // six intervals of the system's time
       assertEquals(before, proxy.checkpointer.checkpoints.sum(), "no checkpoint while the proxy's clock stands still");
-      clock.now += Duration.ofMillis(150).toNanos();
+      // a scheduled checkpoint gets ready a quarter of the interval before its slot and waits for it
+      clock.now += Duration.ofMillis(80).toNanos();
+      Thread.sleep(300);
+      assertEquals(before, proxy.checkpointer.checkpoints.sum(), "no checkpoint before its slot");
+      clock.now += Duration.ofMillis(70).toNanos();
       long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
       while (proxy.checkpointer.checkpoints.sum() == before && System.nanoTime() < deadline) {
         Thread.sleep(5);
       }
-      assertEquals(before + 1, proxy.checkpointer.checkpoints.sum(), "one checkpoint once the clock passed one interval");
+      assertEquals(before + 1, proxy.checkpointer.checkpoints.sum(), "one checkpoint once the clock passed its slot");
     }
   }
 

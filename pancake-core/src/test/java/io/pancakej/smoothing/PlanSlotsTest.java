@@ -1,0 +1,128 @@
+package io.pancakej.smoothing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.pancakej.PancakeConfig;
+import io.pancakej.store.ForwardingStore;
+import io.pancakej.store.KvStore;
+import io.pancakej.store.MemoryStore;
+
+/**
+ * Plan changes on a real proxy while the emitter runs (1 000 ticks a second, slots every 500 ms):
+ * a swap towards a new estimate, its finish, and a deleted key's reweighting are each installed in
+ * a slot, and the store sees a silence of the budget at every slot and nowhere else. Before, each
+ * install ran at the time of its change, and a swap's start asked for a checkpoint at once: a
+ * padded silence at that moment, which this test finds.
+ */
+class PlanSlotsTest {
+  private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+  private static final long INTERVAL = 500 * MS;
+
+  @TempDir
+  Path dir;
+
+  /** When each call left. */
+  private static final class CallTimes extends ForwardingStore {
+    private final List<Long> times = new ArrayList<>();
+
+    CallTimes(KvStore delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public PendingReply sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
+      synchronized (times) {
+        times.add(System.nanoTime());
+      }
+      return super.sendPutGet(putKeys, putValues, getKeys);
+    }
+
+    /** Calls that follow a silence of at least {@code min} ns after {@code from}: the call before each. */
+    List<Long> silencesAfter(long from, long min) {
+      List<Long> out = new ArrayList<>();
+      synchronized (times) {
+        for (int i = 1; i < times.size(); i++) {
+          if (times.get(i - 1) >= from && times.get(i) - times.get(i - 1) >= min) {
+            out.add(times.get(i - 1));
+          }
+        }
+      }
+      return out;
+    }
+  }
+
+  @Test
+  void aSwap_itsFinish_andADeletesReweighting_runInSlots_andTheStoreSeesOnlyTheSlots() throws Exception {
+    CallTimes store = new CallTimes(new MemoryStore());
+    int n = 200;
+    try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("s")).capacity(n).valueSize(16)
+        .keySize(16).pacerRate(1000).tickRateMax(1000).adapt(false).checkpointInterval(Duration.ofNanos(INTERVAL))
+        .store(store).seed(3).build())) {
+      for (int i = 0; i < n; i++) {
+        proxy.put(SwappingTest.key(i), new byte[] {(byte) i});
+      }
+      long from = System.nanoTime();
+      long firstSlot = proxy.pauses.nextSlotNanos();
+      long checkpointsBefore = proxy.checkpointer.checkpoints.sum();
+
+      // a swap towards a skewed estimate: the install waits for a slot
+      double[] byKey = new double[n];
+      java.util.Arrays.fill(byKey, 1);
+      byKey[7] = n; // key 7 gains about half the replicas
+      while (proxy.pauses.nextSlotNanos() == firstSlot) {
+        Thread.sleep(1); // the first slot ran: ask a third of an interval after it
+      }
+      Thread.sleep(INTERVAL / 3 / MS);
+      long asked = System.nanoTime();
+      assertTrue(proxy.transitions.start(SwappingTest.bySlot(proxy, byKey), Estimator.EXACT, "test"));
+      long installed = System.nanoTime();
+      assertTrue(proxy.phase instanceof Transition, "a swap started");
+      assertSlot(firstSlot, installed, "the swap's install returned");
+      assertTrue(installed - asked >= INTERVAL / 2, "the install waited for the slot: " + (installed - asked) + " ns");
+
+      // its swaps, its finish (in a slot), then a delete whose reweighting is installed in a slot too
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (proxy.phase instanceof Transition) {
+        proxy.get(SwappingTest.key(7));
+        assertTrue(System.nanoTime() < deadline, "the swap did not finish: " + proxy.stats().pendingSwaps() + " pending");
+      }
+      assertTrue(proxy.delete(SwappingTest.key(3)));
+      while (!proxy.transitions.estimateSource.endsWith("minus deleted keys")) {
+        proxy.get(SwappingTest.key(7));
+        assertTrue(System.nanoTime() < deadline, "the deleted key was not dropped from the estimate");
+      }
+      Thread.sleep(INTERVAL / MS); // one more slot with nothing in it
+      long to = System.nanoTime();
+
+      // the store's view: a silence of the budget at each slot passed, none elsewhere
+      long budget = proxy.pauses.budgetNanos();
+      List<Long> silences = store.silencesAfter(from, budget * 3 / 4);
+      long slots = (to - firstSlot) / INTERVAL + (to >= firstSlot ? 1 : 0);
+      for (long s : silences) {
+        assertSlot(firstSlot, s + MS, "a silence after a call at " + (s - from) / MS + " ms");
+      }
+      assertTrue(Math.abs(silences.size() - slots) <= 1, silences.size() + " silences for " + slots + " slots");
+      // the swap's plan was saved by its slot's checkpoint, not one asked for at once
+      long checkpoints = proxy.checkpointer.checkpoints.sum() - checkpointsBefore;
+      assertTrue(checkpoints <= slots, checkpoints + " checkpoints in " + slots + " slots");
+    }
+  }
+
+  /** {@code at} (ns) falls within 5 ms of a slot of the schedule from {@code firstSlot}. */
+  private static void assertSlot(long firstSlot, long at, String what) {
+    long off = Math.floorMod(at - firstSlot, INTERVAL);
+    long distance = Math.min(off, INTERVAL - off);
+    assertTrue(distance <= 5 * MS + TimeUnit.MILLISECONDS.toNanos(40),
+        what + " " + distance / 1000 + " us from the nearest slot");
+  }
+}
