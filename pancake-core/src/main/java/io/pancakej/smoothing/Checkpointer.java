@@ -256,15 +256,23 @@ final class Checkpointer implements AutoCloseable {
    */
   private void loop() {
     Clock clock = proxy.clock;
-    long slot = proxy.pauses.nextCheckpointSlotNanos();
+    long taken = Long.MIN_VALUE; // the checkpoint slot of the last scheduled checkpoint
     while (!stopped && proxy.isOpen()) {
+      // the next checkpoint slot the emitter has not run yet (it moves when the emitter starts)
+      long slot = proxy.pauses.nextCheckpointSlotNanos();
+      if (taken != Long.MIN_VALUE && slot - taken <= 0) {
+        slot = taken + proxy.pauses.checkpointPeriodNanos(); // no emitter runs the slots: the schedule's next
+      }
       long wait = slot - leadNanos - clock.nanoTime();
       if (wait > 0 && !soon) {
-        clock.park(wait); // soon() and close() unpark it
+        clock.park(wait); // soon(), close() and the emitter's start unpark it (or it wakes to look again)
         continue;
       }
       boolean scheduled = wait <= 0;
       soon = false;
+      if (!scheduled && savedPhase == proxy.phase) {
+        continue; // the new plan was saved already (by the checkpoint of the slot it was installed in)
+      }
       try {
         checkpoint(scheduled ? TickPauses.SlotWork.CHECKPOINT
             : proxy.pauses.waitsForSlots() ? TickPauses.SlotWork.SAVE : null);
@@ -274,8 +282,7 @@ final class Checkpointer implements AutoCloseable {
             + e.getMessage());
       }
       if (scheduled) {
-        // the slot after the one it ran in (without the emitter's slots, the schedule's next)
-        slot = Math.max(slot + proxy.pauses.checkpointPeriodNanos(), proxy.pauses.nextCheckpointSlotNanos());
+        taken = slot;
       }
     }
   }

@@ -83,7 +83,7 @@ final class Proxy implements Engine {
       long walSequence, long estimateSamples, String estimateSource, ProxyState.KeyEpoch savedKeyEpoch) {
     this.clock = clock;
     this.pauses = new TickPauses(phaseLock, clock, config.checkpointInterval().toNanos(),
-        this::runsATick);
+        this::runsATick, this::sealOwedAgain);
     this.requests = new Requests(this, threads(config, "pancake-callbacks"));
     this.store = store;
     this.stateDir = stateDir;
@@ -275,6 +275,11 @@ final class Proxy implements Engine {
         failure.addSuppressed(e);
       }
     }
+  }
+
+  /** What every slot does after its pauses ({@link TickPauses}): the owed write-backs sealed again. */
+  private void sealOwedAgain() {
+    runner.sealOwedAgain();
   }
 
   /** True on a thread that holds the runner's monitor, which every tick's send takes ({@link TickPauses}). */

@@ -47,7 +47,10 @@ final class Recovery {
     Phase phase;
     try {
       ReplicaPlan plan = ReplicaPlan.restore(s.estimate(), s.ownerOf(), s.indexOf());
-      if (s.transition() != null) {
+      if (s.transition() != null && s.transition().pendingSwaps().length == 0) {
+        // every swap was done, the finish (which waits for a slot) was not saved: steady on the plan
+        phase = new Phase.Steady(plan);
+      } else if (s.transition() != null) {
         ProxyState.TransitionState t = s.transition();
         ReplicaPlan from = ReplicaPlan.restore(t.fromEstimate(), t.fromOwnerOf(), t.fromIndexOf());
         Transition saved = new Transition(from, plan, t.pendingSwaps());

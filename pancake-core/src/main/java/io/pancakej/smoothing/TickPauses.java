@@ -33,11 +33,14 @@ import io.pancakej.PancakeException;
  * that waited long for the ticks still being served), and each step shows a coarse bound on what
  * it took.
  *
- * <p><em>Slots</em> put the padded pauses on a schedule of the clock alone: one every checkpoint
- * interval from the proxy's construction. At the first grid point at or after a slot's time the
- * emitter runs what waits for it ({@link #runInSlot}: the plan installs, then the scheduled
- * checkpoint's copy, which so saves them) and stays silent for the budget, whether or not anything
- * waited. A plan change (a detected change, a deleted key's reweighting, a transition's finish)
+ * <p><em>Slots</em> put the pauses on a schedule of the clock alone: one every
+ * {@link #PLAN_SLOT_NANOS} (every checkpoint interval if shorter) from the emitter's first tick,
+ * and every checkpoint interval a checkpoint slot. At the first grid point at or after a slot's
+ * time the emitter runs what waits for it ({@link #runInSlot}: the plan installs, then a new plan's
+ * checkpoint, then in a checkpoint slot the scheduled checkpoint's copy) under the write lock,
+ * which it takes in every slot (so every slot waits for the servings under way), seals the
+ * write-backs still owed again, and stays silent for a budget, whether or not anything waited:
+ * the plan budget, or the checkpoint budget in a checkpoint slot or one that ran a checkpoint. A plan change (a detected change, a deleted key's reweighting, a transition's finish)
  * asked for between two slots so changes nothing the store sees when it happens; installed at once,
  * as before, one that outlasted the gap to the next point marked the moment by missed points, and a
  * swap's start marked it by the padded silence of the checkpoint it asked for at once. What still
@@ -59,6 +62,7 @@ final class TickPauses {
   private final Clock clock;
   private final long maxBudgetNanos;
   private final BooleanSupplier holdsTicks;
+  private final Runnable afterSlot;
   private final Object monitor = new Object();
   /** Pauses asked for and not run yet (guarded by {@link #monitor}). */
   private final List<Pause<?>> queued = new ArrayList<>();
@@ -81,6 +85,10 @@ final class TickPauses {
   private volatile long planBudgetNanos;
   private final long maxPlanBudgetNanos;
   private volatile long slotsRun;
+  /** Tests of the padded pauses alone (guarded by {@link #monitor}). */
+  private boolean withoutSlots;
+  private volatile long slotPlansRun;
+  private volatile long atOnceRun;
   /** The emitter's thread while it runs the pauses (guarded by {@link #monitor}); null: each runs on its caller. */
   private Thread emitter;
   /** True while {@link #queued} may hold a pause: the emitter's check every tick reads only this. */
@@ -95,7 +103,10 @@ final class TickPauses {
   /** Without slots (tests of the padded pauses alone). */
   static TickPauses withoutSlots(StampedLock lock, Clock clock, long checkpointIntervalNanos) {
     TickPauses p = new TickPauses(lock, clock, checkpointIntervalNanos);
-    p.nextSlotNanos = Long.MAX_VALUE;
+    synchronized (p.monitor) {
+      p.withoutSlots = true;
+      p.nextSlotNanos = Long.MAX_VALUE;
+    }
     return p;
   }
 
@@ -105,6 +116,17 @@ final class TickPauses {
    *     and the emitter cannot come round to run a pause, so such a thread runs its own
    */
   TickPauses(StampedLock lock, Clock clock, long checkpointIntervalNanos, BooleanSupplier holdsTicks) {
+    this(lock, clock, checkpointIntervalNanos, holdsTicks, () -> {});
+  }
+
+  /**
+   * @param afterSlot run by every slot after its pauses, inside its measured time: the engine seals
+   *     the write-backs still owed again (a slot that installed a plan must; every slot does, so
+   *     an install costs no work the others do not)
+   */
+  TickPauses(StampedLock lock, Clock clock, long checkpointIntervalNanos, BooleanSupplier holdsTicks,
+      Runnable afterSlot) {
+    this.afterSlot = afterSlot;
     this.lock = lock;
     this.clock = clock;
     this.holdsTicks = holdsTicks;
@@ -137,9 +159,10 @@ final class TickPauses {
   }
 
   /**
-   * Runs {@code task} with the phase write lock held in the next slot, and returns its result: while
-   * the emitter runs, the caller waits for the slot (up to the checkpoint interval); before it
-   * starts, after it stops, on its own thread, or on one that runs a tick itself, at once.
+   * Runs {@code task} with the phase write lock held in the next slot ({@code CHECKPOINT}: the next
+   * checkpoint slot), and returns its result: while the emitter runs, the caller waits for that
+   * slot (up to a slot interval, or a checkpoint interval); before it starts, after it stops, on
+   * its own thread, or on one that runs a tick itself, at once.
    */
   <T> T runInSlot(Supplier<T> task, SlotWork work) {
     Pause<T> pause;
@@ -250,6 +273,12 @@ final class TickPauses {
   void emitterStarted() {
     synchronized (monitor) {
       emitter = Thread.currentThread();
+      // the slots count from the first tick: anchored at construction, their phase against the
+      // calls would show how long the open took (a log replay's length)
+      if (!withoutSlots) {
+        nextSlotNanos = clock.nanoTime() + slotIntervalNanos;
+        nextSlotIndex = 1;
+      }
     }
   }
 
@@ -262,7 +291,7 @@ final class TickPauses {
       left.addAll(takeQueued());
     }
     if (!left.isEmpty()) {
-      runAll(left);
+      runAll(left, false);
     }
   }
 
@@ -279,10 +308,12 @@ final class TickPauses {
       return 0;
     }
     boolean checkpointSlot = false;
+    int planCount = 0;
     List<Pause<?>> due;
     synchronized (monitor) {
       if (slot) {
         checkpointSlot = nextSlotIndex % checkpointEvery == 0;
+        planCount = slotPlans.size();
         due = takeSlot(checkpointSlot);
         long next = nextSlotNanos;
         long index = nextSlotIndex;
@@ -296,13 +327,23 @@ final class TickPauses {
       } else {
         due = new ArrayList<>();
       }
-      due.addAll(takeQueued());
+      List<Pause<?>> now = takeQueued();
+      atOnceRun += now.size();
+      due.addAll(now);
     }
     if (due.isEmpty() && !slot) {
       return 0;
     }
     long start = clock.nanoTime();
-    boolean padded = runAll(due) | checkpointSlot;
+    boolean padded = runAll(due, slot) | checkpointSlot;
+    if (slot) {
+      slotPlansRun += planCount;
+      try {
+        afterSlot.run();
+      } catch (RuntimeException e) {
+        // the next tick seals what is owed again itself, or fails the requests it serves
+      }
+    }
     long took = clock.nanoTime() - start; // the wait for the lock included
     if (padded) {
       long hold = budgetNanos;
@@ -341,6 +382,15 @@ final class TickPauses {
     return slotsRun;
   }
 
+  /** Plan installs run in slots, and pauses the emitter ran at once (not in a slot), since it started (tests). */
+  long slotPlansRun() {
+    return slotPlansRun;
+  }
+
+  long atOnceRun() {
+    return atOnceRun;
+  }
+
   /** The silence of the next slot without a checkpoint. */
   long planBudgetNanos() {
     return planBudgetNanos;
@@ -366,10 +416,14 @@ final class TickPauses {
     return out;
   }
 
-  /** Runs {@code pauses} under one write lock, each completing its caller's future; true if one was padded. */
-  private boolean runAll(List<Pause<?>> pauses) {
+  /**
+   * Runs {@code pauses} under one write lock, each completing its caller's future; true if one was
+   * padded. {@code always}: takes the lock with none (a slot waits for the servings under way
+   * whether or not anything waited for it).
+   */
+  private boolean runAll(List<Pause<?>> pauses, boolean always) {
     boolean padded = false;
-    if (pauses.isEmpty()) {
+    if (pauses.isEmpty() && !always) {
       return false;
     }
     long stamp = lock.writeLock();

@@ -170,6 +170,28 @@ final class TickRunner implements Ticks {
   }
 
   /**
+   * Seals every owed write-back again under the phase in force, whether or not it changed (the
+   * emitter, in every slot, after its pauses: a slot that installed a plan needs it, and doing it
+   * in every slot gives the installs no work of their own). No serving is under way: the slot's
+   * write lock waited for them, and no tick was built since.
+   */
+  synchronized void sealOwedAgain() {
+    long stamp = proxy.phaseLock.readLock();
+    try {
+      Phase p = proxy.phase;
+      synchronized (owed) {
+        boolean stale = !owedSealedUnder(p);
+        sealAgain(p, p instanceof Transition t ? t : null);
+        if (stale) {
+          resealedBeforePoint++;
+        }
+      }
+    } finally {
+      proxy.phaseLock.unlockRead(stamp);
+    }
+  }
+
+  /**
    * Plan changes whose owed write-backs were sealed again before the grid point, and inside a
    * tick, after it (tests).
    */
@@ -439,6 +461,12 @@ final class TickRunner implements Ticks {
     if (owedSealedUnder(p)) {
       return false;
     }
+    sealAgain(p, transition);
+    return true;
+  }
+
+  /** Seals every owed write-back again under {@code p}, in tick order (holding the owed monitor). */
+  private void sealAgain(Phase p, Transition transition) {
     // every tick the next one cannot see is owed (unsent): they replace what the serving kept
     List<Prepared> again = new ArrayList<>(owed.size());
     UnsentWriteBacks sealedAgain = new UnsentWriteBacks(WRITE_BACK_LAG);
@@ -451,7 +479,6 @@ final class TickRunner implements Ticks {
     owed.clear();
     owed.addAll(again);
     unsent.replaceAll(again);
-    return true;
   }
 
   /**
