@@ -307,18 +307,23 @@ final class Checkpointer implements AutoCloseable {
       checkpointUnlessCurrent();
     } finally {
       stopSaver();
-      boolean interrupted = false;
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (!saver.isTerminated() && deadline - System.nanoTime() > 0) {
-        try {
-          saver.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-          interrupted = true; // an interrupted close still waits: the state directory is released after it
-        }
+      awaitTermination(saver); // an interrupted close still waits: the state directory is released after it
+    }
+  }
+
+  /** Waits up to 30 s for a shut-down executor's tasks, through interrupts (the flag is kept). */
+  static void awaitTermination(ExecutorService executor) {
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!executor.isTerminated() && deadline - System.nanoTime() > 0) {
+      try {
+        executor.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        interrupted = true;
       }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 }

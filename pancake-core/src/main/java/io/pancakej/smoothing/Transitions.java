@@ -66,18 +66,7 @@ final class Transitions {
    */
   void closePlanner() {
     planner.shutdown();
-    boolean interrupted = false;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!planner.isTerminated() && deadline - System.nanoTime() > 0) {
-      try {
-        planner.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    Checkpointer.awaitTermination(planner);
   }
 
   /**

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -13,8 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.pancakej.PancakeConfig;
-import io.pancakej.store.ForwardingStore;
-import io.pancakej.store.KvStore;
 import io.pancakej.store.MemoryStore;
 
 /**
@@ -33,39 +30,9 @@ class PlanSlotsTest {
   @TempDir
   Path dir;
 
-  /** When each call left. */
-  private static final class CallTimes extends ForwardingStore {
-    private final List<Long> times = new ArrayList<>();
-
-    CallTimes(KvStore delegate) {
-      super(delegate);
-    }
-
-    @Override
-    public PendingReply sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-      synchronized (times) {
-        times.add(System.nanoTime());
-      }
-      return super.sendPutGet(putKeys, putValues, getKeys);
-    }
-
-    /** Calls that follow a silence of at least {@code min} ns after {@code from}: the call before each. */
-    List<Long> silencesAfter(long from, long min) {
-      List<Long> out = new ArrayList<>();
-      synchronized (times) {
-        for (int i = 1; i < times.size(); i++) {
-          if (times.get(i - 1) >= from && times.get(i) - times.get(i - 1) >= min) {
-            out.add(times.get(i - 1));
-          }
-        }
-      }
-      return out;
-    }
-  }
-
   @Test
   void aSwap_itsFinish_andADeletesReweighting_runInSlots_andTheStoreSeesOnlyTheSlots() throws Exception {
-    CallTimes store = new CallTimes(new MemoryStore());
+    TickPausesTest.CallTimes store = new TickPausesTest.CallTimes(new MemoryStore());
     int n = 200;
     try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("s")).capacity(n).valueSize(16)
         .keySize(16).pacerRate(1000).tickRateMax(1000).adapt(false).checkpointInterval(Duration.ofNanos(2 * INTERVAL))

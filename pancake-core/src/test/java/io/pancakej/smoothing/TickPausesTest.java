@@ -210,8 +210,8 @@ class TickPausesTest {
   @TempDir
   Path dir;
 
-  /** Records when each tick's call left. */
-  private static final class CallTimes extends ForwardingStore {
+  /** Records when each tick's call left (also PlanSlotsTest's). */
+  static final class CallTimes extends ForwardingStore {
     private final List<Long> times = new ArrayList<>();
 
     CallTimes(KvStore delegate) {
@@ -237,6 +237,19 @@ class TickPausesTest {
         }
         return longest;
       }
+    }
+
+    /** Calls that follow a silence of at least {@code min} ns after {@code from}: the call before each. */
+    List<Long> silencesAfter(long from, long min) {
+      List<Long> out = new ArrayList<>();
+      synchronized (times) {
+        for (int i = 1; i < times.size(); i++) {
+          if (times.get(i - 1) >= from && times.get(i) - times.get(i - 1) >= min) {
+            out.add(times.get(i - 1));
+          }
+        }
+      }
+      return out;
     }
   }
 
