@@ -98,4 +98,34 @@ class PlanSlotsTest {
     assertTrue(distance <= 5 * MS + TimeUnit.MILLISECONDS.toNanos(40),
         what + " " + distance / 1000 + " us from the nearest slot");
   }
+
+  /**
+   * A transition whose last swap was done but whose finish (which waits for a slot) was not saved
+   * reopens steady on its plan: it used to stay a transition for good (nothing finished it), with
+   * the estimator paused and freed slots never dropped.
+   */
+  @Test
+  void aTransitionSavedWithNoSwapLeft_reopensSteady() throws Exception {
+    Path state = dir.resolve("done");
+    MemoryStore store = new MemoryStore();
+    try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(state).capacity(50).valueSize(16).keySize(16)
+        .store(store).seed(3).build())) {
+      proxy.put(SwappingTest.key(1), new byte[] {1});
+    }
+    // the saved plan, saved again as a transition from itself with no swap pending
+    io.pancakej.crypto.MasterKey key = io.pancakej.crypto.MasterKey.load(state.resolve("master.key"));
+    try (StateDirectory sd = StateDirectory.lock(state)) {
+      ProxyState s = sd.load(key);
+      ProxyState done = new ProxyState(s.storeDescription(), s.stateId(), s.capacity(), s.valueSize(), s.keySize(),
+          s.estimate(), s.ownerOf(), s.indexOf(), s.keyOfSlot(), s.freeOrder(), s.nextFree(), s.pending(),
+          new ProxyState.TransitionState(s.estimate(), s.ownerOf(), s.indexOf(), new int[0]), s.walSequence(),
+          s.deletedSlots(), s.estimateSamples(), s.estimateSource(), s.keyEpoch());
+      sd.save(done, key);
+    }
+    try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(state).capacity(50).valueSize(16).keySize(16)
+        .store(store.reopen()).seed(3).build())) {
+      assertTrue(proxy.phase instanceof Phase.Steady, "reopened as " + proxy.phase.getClass().getSimpleName());
+      org.junit.jupiter.api.Assertions.assertArrayEquals(new byte[] {1}, proxy.get(SwappingTest.key(1)).orElseThrow());
+    }
+  }
 }
