@@ -40,9 +40,10 @@ import io.pancakej.PancakeException;
  * checkpoint, then in a checkpoint slot the scheduled checkpoint's copy) under the write lock,
  * which it takes in every slot (so every slot waits for the servings under way), seals the
  * write-backs still owed again, and stays silent for a budget, whether or not anything waited:
- * the plan budget, or the checkpoint budget in a checkpoint slot or one that ran a checkpoint. A plan change (a detected change, a deleted key's reweighting, a transition's finish)
- * asked for between two slots so changes nothing the store sees when it happens; installed at once,
- * as before, one that outlasted the gap to the next point marked the moment by missed points, and a
+ * the plan budget, or the checkpoint budget in a checkpoint slot or one that ran a checkpoint. A
+ * plan change (a detected change, a deleted key's reweighting, a transition's finish) asked for
+ * between two slots so changes nothing the store sees when it happens; installed at once, as
+ * before, one that outlasted the gap to the next point marked the moment by missed points, and a
  * swap's start marked it by the padded silence of the checkpoint it asked for at once. What still
  * runs outside the slots: the application's own {@code checkpoint()} calls (padded, at the
  * application's times), and every pause before the emitter starts or after it stops.
