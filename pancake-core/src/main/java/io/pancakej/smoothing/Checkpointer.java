@@ -265,7 +265,8 @@ final class Checkpointer implements AutoCloseable {
       }
       long wait = slot - leadNanos - clock.nanoTime();
       if (wait > 0 && !soon) {
-        clock.park(wait); // soon(), close() and the emitter's start unpark it (or it wakes to look again)
+        // soon() and close() unpark it; it looks again on waking (the emitter's start moves the slots later)
+        clock.park(wait);
         continue;
       }
       boolean scheduled = wait <= 0;

@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Moves the {@link Proxy} from one replica plan to the next (paper section 5.1): a new estimate
  * from the {@link Estimator} or a declared distribution becomes a new plan, in the emitter's next
  * slot while it runs ({@link TickPauses}), when no replica changes hands, else a swapping
- * {@link Transition} that the ticks carry out; estimates that arrive meanwhile wait for it. Slots freed by deletes are dropped from the estimate. Owns the estimate in
- * force: how many accesses it was learned from and where it came from.
+ * {@link Transition} that the ticks carry out; estimates that arrive meanwhile wait for it. Slots
+ * freed by deletes are dropped from the estimate. Owns the estimate in force: how many accesses it
+ * was learned from and where it came from.
  */
 final class Transitions {
   private static final System.Logger LOG = System.getLogger("io.pancakej");
