@@ -98,7 +98,7 @@ final class TickPauses {
   private volatile long budgetNanos;
 
   TickPauses(StampedLock lock, Clock clock, long checkpointIntervalNanos) {
-    this(lock, clock, checkpointIntervalNanos, () -> false);
+    this(lock, clock, checkpointIntervalNanos, () -> false, () -> {});
   }
 
   /** Without slots (tests of the padded pauses alone). */
@@ -115,12 +115,6 @@ final class TickPauses {
    * @param holdsTicks true on a thread that holds what every tick's send takes (the runner's
    *     monitor: a tick run outside the emitter, at open or in a test): no tick can be under way,
    *     and the emitter cannot come round to run a pause, so such a thread runs its own
-   */
-  TickPauses(StampedLock lock, Clock clock, long checkpointIntervalNanos, BooleanSupplier holdsTicks) {
-    this(lock, clock, checkpointIntervalNanos, holdsTicks, () -> {});
-  }
-
-  /**
    * @param afterSlot run by every slot after its pauses, inside its measured time: the engine seals
    *     the write-backs still owed again (a slot that installed a plan must; every slot does, so
    *     an install costs no work the others do not)

@@ -59,30 +59,18 @@ class TickPausesTest {
     Run out = new Run();
     AtomicReference<long[]> inTick = new AtomicReference<>(); // the old way: {length}
     List<long[]> paused = new ArrayList<>(); // {index of the first call after it, length}
-    Ticks ticks = new Ticks() {
-      @Override
-      public void send(int batches) {
-        long[] p = inTick.getAndSet(null);
-        if (p != null) {
-          clock.now += p[0]; // the emitter waited for the lock after its point
-          synchronized (paused) {
-            paused.add(new long[] {out.sends.size(), p[0]});
-          }
+    Emitter emitter = simulatedEmitter(clock, pauses, () -> {
+      long[] p = inTick.getAndSet(null);
+      if (p != null) {
+        clock.now += p[0]; // the emitter waited for the lock after its point
+        synchronized (paused) {
+          paused.add(new long[] {out.sends.size(), p[0]});
         }
-        synchronized (out.sends) {
-          out.sends.add(new long[] {clock.now});
-        }
-        clock.now += 50_000; // the tick's own work
       }
-
-      @Override
-      public long servingNanos() {
-        return 0;
+      synchronized (out.sends) {
+        out.sends.add(new long[] {clock.now});
       }
-    };
-    EmissionRate rate = new EmissionRate(1000, 1000, 1, 3, Emitter.WINDOW_NANOS);
-    Emitter emitter = new Emitter(ticks, rate, () -> 0, Thread::new, clock, io.pancakej.PancakeConfig.EMITTER_CPU_NONE,
-        pauses);
+    });
     emitter.start();
     try {
       awaitSends(out, 3000);
@@ -117,6 +105,27 @@ class TickPausesTest {
     out.budget = pauses.budgetNanos();
     out.pausedPoints = emitter.pausedPoints();
     return out;
+  }
+
+  /**
+   * An emitter at 1 000 ticks a second on {@code clock}, not started, whose every call runs
+   * {@code onSend} at its time and then takes 50 us of the tick's own work.
+   */
+  private static Emitter simulatedEmitter(SimClock clock, TickPauses pauses, Runnable onSend) {
+    Ticks ticks = new Ticks() {
+      @Override
+      public void send(int batches) {
+        onSend.run();
+        clock.now += 50_000; // the tick's own work
+      }
+
+      @Override
+      public long servingNanos() {
+        return 0;
+      }
+    };
+    EmissionRate rate = new EmissionRate(1000, 1000, 1, 3, Emitter.WINDOW_NANOS);
+    return new Emitter(ticks, rate, () -> 0, Thread::new, clock, io.pancakej.PancakeConfig.EMITTER_CPU_NONE, pauses);
   }
 
   private static int sendCount(Run r) {
@@ -345,23 +354,11 @@ class TickPausesTest {
     TickPauses pauses = new TickPauses(new StampedLock(), clock, CHECKPOINT_INTERVAL);
     long firstSlot = pauses.nextSlotNanos();
     List<Long> sends = new ArrayList<>();
-    Ticks ticks = new Ticks() {
-      @Override
-      public void send(int batches) {
-        synchronized (sends) {
-          sends.add(clock.now);
-        }
-        clock.now += 50_000;
+    Emitter emitter = simulatedEmitter(clock, pauses, () -> {
+      synchronized (sends) {
+        sends.add(clock.now);
       }
-
-      @Override
-      public long servingNanos() {
-        return 0;
-      }
-    };
-    EmissionRate rate = new EmissionRate(1000, 1000, 1, 3, Emitter.WINDOW_NANOS);
-    Emitter emitter = new Emitter(ticks, rate, () -> 0, Thread::new, clock, io.pancakej.PancakeConfig.EMITTER_CPU_NONE,
-        pauses);
+    });
     long[] ranAt = {-1};
     Thread asker = null;
     emitter.start();
