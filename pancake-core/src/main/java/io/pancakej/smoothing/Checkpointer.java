@@ -16,8 +16,9 @@ import io.pancakej.StateException;
 import io.pancakej.WalSync;
 
 /**
- * Saves the {@link Proxy}'s state: on its own thread every {@code pancake.checkpoint.interval}, at
- * once when a new plan waits to be saved ({@link #soon}), on request, and at close unless the saved
+ * Saves the {@link Proxy}'s state: on its own thread every {@code pancake.checkpoint.interval} (a
+ * new plan that waits to be saved, {@link #soon}, joins the next one while the emitter runs, else
+ * is saved at once), on request, and at close unless the saved
  * state is still current. Each checkpoint starts a new write-ahead log file and deletes the older
  * ones once the sealed snapshot is saved. Close stops and joins the thread.
  */
@@ -31,7 +32,7 @@ final class Checkpointer implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile boolean stopped;
   final LongAdder checkpoints = new LongAdder();
-  /** Set when a new plan waits to be saved: the checkpoint thread saves it at once. */
+  /** Set when a new plan waits to be saved: the checkpoint thread saves it in the next checkpoint slot, or at once. */
   private volatile boolean soon;
   /** One checkpoint at a time: a snapshot is saved before the next one is taken. */
   private final ReentrantLock lock = new ReentrantLock();
@@ -81,7 +82,10 @@ final class Checkpointer implements AutoCloseable {
     thread.start();
   }
 
-  /** Asks the checkpoint thread for a checkpoint now (a new plan must be saved before its swaps run). */
+  /**
+   * Asks the checkpoint thread for a checkpoint (a new plan must be saved before its swaps run):
+   * in the emitter's next checkpoint slot while it runs them, else now.
+   */
   void soon() {
     soon = true;
     LockSupport.unpark(thread);
@@ -127,7 +131,8 @@ final class Checkpointer implements AutoCloseable {
 
   /**
    * {@link #checkpoint}; the snapshot waits for the emitter's slot for {@code slot}
-   * ({@link TickPauses#runInSlot}), after the plans installed in it, so it saves them; null: now.
+   * ({@link TickPauses#runInSlot}: its next checkpoint slot), after the plans installed in it, so
+   * it saves them; null: now, padded.
    */
   private void checkpoint(TickPauses.SlotWork slot) {
     lock.lock();
@@ -252,7 +257,8 @@ final class Checkpointer implements AutoCloseable {
    * written: the snapshot's pause then falls on a schedule that says nothing about the requests.
    * The checkpoint gets ready (the log file it rotates to) {@link #leadNanos} before the slot; one
    * that is not ready by then joins the next. A new plan's checkpoint ({@link #soon}) joins the
-   * next slot of any kind while the emitter runs them, else runs at once.
+   * next checkpoint slot while the emitter runs them, else runs at once: in a slot of its own it
+   * gave that slot the checkpoint budget's silence, and so dated the plan's swaps to the second.
    */
   private void loop() {
     Clock clock = proxy.clock;
@@ -275,8 +281,8 @@ final class Checkpointer implements AutoCloseable {
         continue; // the new plan was saved already (by the checkpoint of the slot it was installed in)
       }
       try {
-        checkpoint(scheduled ? TickPauses.SlotWork.CHECKPOINT
-            : proxy.pauses.waitsForSlots() ? TickPauses.SlotWork.SAVE : null);
+        // a new plan's checkpoint too waits for the next checkpoint slot while the emitter runs them
+        checkpoint(TickPauses.SlotWork.CHECKPOINT);
       } catch (RuntimeException e) {
         // the log still holds everything; the next attempt or close retries
         LOG.log(System.Logger.Level.WARNING, "checkpoint failed (retried on schedule and at close): "

@@ -36,15 +36,16 @@ import io.pancakej.PancakeException;
  * <p><em>Slots</em> put the pauses on a schedule of the clock alone: one every
  * {@link #PLAN_SLOT_NANOS} (every checkpoint interval if shorter) from the emitter's first tick,
  * and every checkpoint interval a checkpoint slot. At the first grid point at or after a slot's
- * time the emitter runs what waits for it ({@link #runInSlot}: the plan installs, then a new plan's
- * checkpoint, then in a checkpoint slot the scheduled checkpoint's copy) under the write lock,
- * which it takes in every slot (so every slot waits for the servings under way), seals the
- * write-backs still owed again, and stays silent for a budget, whether or not anything waited:
- * the plan budget, or the checkpoint budget in a checkpoint slot or one that ran a checkpoint. A
- * plan change (a detected change, a deleted key's reweighting, a transition's finish) asked for
- * between two slots so changes nothing the store sees when it happens; installed at once, as
- * before, one that outlasted the gap to the next point marked the moment by missed points, and a
- * swap's start marked it by the padded silence of the checkpoint it asked for at once. What still
+ * time the emitter runs what waits for it ({@link #runInSlot}: the plan installs, then in a
+ * checkpoint slot the checkpoint's copy) under the write lock, which it takes in every slot (so
+ * every slot waits for the servings under way), seals the write-backs still owed again, and stays
+ * silent for a budget, whether or not anything waited: the checkpoint budget in a checkpoint slot,
+ * the plan budget in the others. A plan change (a detected change, a deleted key's reweighting, a
+ * transition's finish) asked for between two slots so changes nothing the store sees when it
+ * happens; installed at once, as before, one that outlasted the gap to the next point marked the
+ * moment by missed points. A swapping transition's plan is saved by the next checkpoint slot's
+ * checkpoint (its swaps wait for it): a checkpoint of its own, even in a plan slot, gave that slot
+ * the checkpoint budget's silence and so dated the swap's start to the second. What still
  * runs outside the slots: the application's own {@code checkpoint()} calls (padded, at the
  * application's times), and every pause before the emitter starts or after it stops.
  *
@@ -68,12 +69,10 @@ final class TickPauses {
   /** Pauses asked for and not run yet (guarded by {@link #monitor}). */
   private final List<Pause<?>> queued = new ArrayList<>();
   /**
-   * Pauses that wait for a slot (guarded by {@link #monitor}): plan installs and the checkpoints
-   * that save a new plan run in the next one, in that order; the scheduled checkpoints in the next
-   * checkpoint slot, last.
+   * Pauses that wait for a slot (guarded by {@link #monitor}): plan installs run in the next one;
+   * checkpoints in the next checkpoint slot, after its installs.
    */
   private final List<Pause<?>> slotPlans = new ArrayList<>();
-  private final List<Pause<?>> slotSaves = new ArrayList<>();
   private final List<Pause<?>> slotCheckpoints = new ArrayList<>();
   /** The time between two slots: {@link #PLAN_SLOT_NANOS}, or the checkpoint interval if shorter. */
   private final long slotIntervalNanos;
@@ -147,9 +146,7 @@ final class TickPauses {
   enum SlotWork {
     /** A plan's install: the next slot. */
     PLAN,
-    /** The checkpoint that saves a new plan before its swaps: the next slot, after the installs. */
-    SAVE,
-    /** A scheduled checkpoint: the next checkpoint slot. */
+    /** A checkpoint (scheduled, or saving a new plan before its swaps): the next checkpoint slot. */
     CHECKPOINT
   }
 
@@ -165,8 +162,8 @@ final class TickPauses {
       if (!queuesForEmitter()) {
         pause = null;
       } else {
-        pause = new Pause<>(task, work != SlotWork.PLAN); // a checkpoint's slot has the checkpoint budget
-        (work == SlotWork.PLAN ? slotPlans : work == SlotWork.SAVE ? slotSaves : slotCheckpoints).add(pause);
+        pause = new Pause<>(task, work == SlotWork.CHECKPOINT);
+        (work == SlotWork.PLAN ? slotPlans : slotCheckpoints).add(pause);
       }
     }
     return pause == null ? runHere(task) : awaitRun(pause);
@@ -294,8 +291,8 @@ final class TickPauses {
    * Runs the pauses asked for since the last call (emitter thread, between two ticks, before its
    * next grid point {@code point}) and returns how long the ticks are to stay silent from that
    * point. A slot (the first point at or after its time) is silent for the checkpoint budget if it
-   * is a checkpoint slot or ran a checkpoint, else for the plan budget, whether or not anything
-   * waited for it; outside the slots, a padded pause gets the checkpoint budget, others none.
+   * is a checkpoint slot (or ran an application's checkpoint asked for at once), else for the plan
+   * budget, whether or not anything waited for it; outside the slots, a padded pause gets the checkpoint budget, others none.
    */
   long runDue(long point) {
     boolean slot = point - nextSlotNanos >= 0;
@@ -394,9 +391,7 @@ final class TickPauses {
   /** The pauses this slot runs, installs first; the scheduled checkpoints only if {@code checkpoints} (guarded by {@link #monitor}). */
   private List<Pause<?>> takeSlot(boolean checkpoints) {
     List<Pause<?>> out = new ArrayList<>(slotPlans);
-    out.addAll(slotSaves);
     slotPlans.clear();
-    slotSaves.clear();
     if (checkpoints) {
       out.addAll(slotCheckpoints);
       slotCheckpoints.clear();

@@ -381,8 +381,8 @@ final class Transitions {
         return false;
       }
       // the new plan must be durable before any swap reaches the store: none does (writeBack)
-      // until a checkpoint saved it; the checkpoint thread takes one in the next slot (at once
-      // without the emitter)
+      // until a checkpoint saved it, the next checkpoint slot's (at once without the emitter);
+      // meanwhile the transition's sampling already smooths towards the new estimate
       proxy.checkpointer.soon();
       for (int slot : deleted) {
         proxy.freeIfUnused(slot);

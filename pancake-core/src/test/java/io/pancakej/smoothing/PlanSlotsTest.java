@@ -15,12 +15,13 @@ import io.pancakej.PancakeConfig;
 import io.pancakej.store.MemoryStore;
 
 /**
- * Plan changes on a real proxy while the emitter runs (1 000 ticks a second, a 2-s checkpoint
- * interval: slots every second, every other one a checkpoint slot): a swap towards a new estimate,
+ * Plan changes on a real proxy while the emitter runs (1 000 ticks a second, a 3-s checkpoint
+ * interval: slots every second, every third one a checkpoint slot): a swap towards a new estimate,
  * its finish, and a deleted key's reweighting are each installed in a slot, and every silence of
- * the checkpoint budget the store sees falls at a slot. Before, each install ran at the time of its
- * change, and a swap's start asked for a checkpoint at once: a padded silence at that moment,
- * which this test finds.
+ * the checkpoint budget the store sees falls at a checkpoint slot. Before, each install ran at the
+ * time of its change, and a swap's start asked for a checkpoint at once: a padded silence at that
+ * moment; later that checkpoint ran in the next slot, which then had the checkpoint budget's
+ * silence, at a plan slot. This test finds both.
  */
 class PlanSlotsTest {
   private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -35,28 +36,30 @@ class PlanSlotsTest {
     TickPausesTest.CallTimes store = new TickPausesTest.CallTimes(new MemoryStore());
     int n = 200;
     try (Proxy proxy = Proxy.open(PancakeConfig.builder().stateDir(dir.resolve("s")).capacity(n).valueSize(16)
-        .keySize(16).pacerRate(1000).tickRateMax(1000).adapt(false).checkpointInterval(Duration.ofNanos(2 * INTERVAL))
+        .keySize(16).pacerRate(1000).tickRateMax(1000).adapt(false).checkpointInterval(Duration.ofNanos(3 * INTERVAL))
         .store(store).seed(3).build())) {
       for (int i = 0; i < n; i++) {
         proxy.put(SwappingTest.key(i), new byte[] {(byte) i});
       }
       long from = System.nanoTime();
       long firstSlot = proxy.pauses.nextSlotNanos();
+      long checkpointSlot = proxy.pauses.nextCheckpointSlotNanos();
       long checkpointsBefore = proxy.checkpointer.checkpoints.sum();
 
       // a swap towards a skewed estimate: the install waits for a slot
       double[] byKey = new double[n];
       java.util.Arrays.fill(byKey, 1);
       byKey[7] = n; // key 7 gains about half the replicas
-      while (proxy.pauses.nextSlotNanos() == firstSlot) {
-        Thread.sleep(1); // the first slot ran: ask a third of an interval after it
+      while (proxy.pauses.nextSlotNanos() == firstSlot
+          || proxy.pauses.nextCheckpointSlotNanos() - proxy.pauses.nextSlotNanos() != 2 * INTERVAL) {
+        Thread.sleep(1); // a slot ran and the next two are plan slots: ask a third of an interval after it
       }
       Thread.sleep(INTERVAL / 3 / MS);
       long asked = System.nanoTime();
       assertTrue(proxy.transitions.start(SwappingTest.bySlot(proxy, byKey), Estimator.EXACT, "test"));
       long installed = System.nanoTime();
       assertTrue(proxy.phase instanceof Transition, "a swap started");
-      assertSlot(firstSlot, installed, "the swap's install returned");
+      assertSlot(firstSlot, INTERVAL, installed, "the swap's install returned");
       assertTrue(installed - asked >= INTERVAL / 2, "the install waited for the slot: " + (installed - asked) + " ns");
 
       // its swaps, its finish (in a slot), then a delete whose reweighting is installed in a slot too
@@ -73,28 +76,28 @@ class PlanSlotsTest {
       Thread.sleep(INTERVAL / MS); // one more slot with nothing in it
       long to = System.nanoTime();
 
-      // the store's view: silences of the checkpoint budget only at slots
+      // the store's view: silences of the checkpoint budget only at checkpoint slots (every third
+      // slot), none at the plan slots after the swap's install
       long budget = proxy.pauses.budgetNanos();
       List<Long> silences = store.silencesAfter(from, budget * 3 / 4);
       long slots = (to - firstSlot) / INTERVAL + (to >= firstSlot ? 1 : 0);
       for (long s : silences) {
-        assertSlot(firstSlot, s + MS, "a silence after a call at " + (s - from) / MS + " ms");
+        assertSlot(checkpointSlot, 3 * INTERVAL, s + MS, "a silence after a call at " + (s - from) / MS + " ms");
       }
-      // the checkpoint slots, and the slot after the swap's install (its plan's checkpoint)
-      assertTrue(silences.size() <= slots / 2 + 2, silences.size() + " silences for " + slots + " slots");
-      // the swap's plan was saved by its slot's checkpoint, not one asked for at once
+      assertTrue(silences.size() <= slots / 3 + 1, silences.size() + " silences for " + slots + " slots");
+      // the swap's plan was saved by a checkpoint slot's checkpoint, not one of its own
       long checkpoints = proxy.checkpointer.checkpoints.sum() - checkpointsBefore;
-      assertTrue(checkpoints <= slots / 2 + 2, checkpoints + " checkpoints in " + slots + " slots");
+      assertTrue(checkpoints <= slots / 3 + 1, checkpoints + " checkpoints in " + slots + " slots");
       // the installs (the swap's start, its finish, the reweighting) ran in slots, none at once
       assertTrue(proxy.pauses.slotPlansRun() >= 3, proxy.pauses.slotPlansRun() + " plan installs in slots");
       assertEquals(0, proxy.pauses.atOnceRun(), "pauses run at once, outside the slots");
     }
   }
 
-  /** {@code at} (ns) falls within 5 ms of a slot of the schedule from {@code firstSlot}. */
-  private static void assertSlot(long firstSlot, long at, String what) {
-    long off = Math.floorMod(at - firstSlot, INTERVAL);
-    long distance = Math.min(off, INTERVAL - off);
+  /** {@code at} (ns) falls within 5 ms of a slot of the schedule from {@code firstSlot}, one each {@code period}. */
+  private static void assertSlot(long firstSlot, long period, long at, String what) {
+    long off = Math.floorMod(at - firstSlot, period);
+    long distance = Math.min(off, period - off);
     assertTrue(distance <= 5 * MS + TimeUnit.MILLISECONDS.toNanos(40),
         what + " " + distance / 1000 + " us from the nearest slot");
   }

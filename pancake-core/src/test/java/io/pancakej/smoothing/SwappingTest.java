@@ -120,7 +120,9 @@ class SwappingTest {
 
   private PancakeConfig.Builder config(String name, int capacity, KvStore store) {
     return PancakeConfig.builder().stateDir(dir.resolve(name)).capacity(capacity).valueSize(32).keySize(16)
-        .pacerRate(2000).seed(5).adapt(false).store(store);
+        .pacerRate(2000).seed(5).adapt(false).store(store)
+        // a transition's swaps wait for the next checkpoint slot: every second here, not every 10 s
+        .checkpointInterval(java.time.Duration.ofSeconds(1));
   }
 
   private static void runUntilSteady(Proxy proxy, EnumeratedIntegerDistribution workload, int maxRequests) {
