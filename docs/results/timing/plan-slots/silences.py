@@ -3,7 +3,7 @@ the 50 gaps before it (the grid's period at the time: at idle it is 10 ms), with
 on a 1-s schedule (the slots run every second from the proxy's construction; the trace's clock
 starts at its open, so the phase is the same for every slot of a run, whatever it is). A silence is
 at a slot if the slot's time falls between the call before it and a period (+2 ms) after that call.
-The silences of 20 ms or more (the checkpoint budget's) at a slot are split by the slot's number
+The silences at a slot 20 ms or more past the period (the checkpoint budget's) are split by the slot's number
 modulo the checkpoint interval (10 slots by default, or CHECKPOINT_SLOTS=<n>): those at the
 residue most of them share are the checkpoint slots, the rest fell at plan slots.
 usage: python3 silences.py <run dir>... (each with a run.trace; 4th column: ns from the trace's start)"""
@@ -43,13 +43,13 @@ for d in sys.argv[1:]:
     print("  20 ms or more: " + " ".join(f"{(ts[i] - ts[i - 1]) / MS:.1f}ms@{ts[i - 1] / 1e9:.3f}s{'*' if at_slot((ts[i - 1], ts[i] - ts[i - 1], 0), phase) else ''}"
                                        for i in range(51, len(ts)) if ts[i] - ts[i - 1] >= 20 * MS)
           + "  (* at a slot)")
-    # the long silences at slots: on the checkpoint schedule, or at plan slots
+    # the silences at slots 20 ms or more past the period (the checkpoint budget's): on the
+    # checkpoint schedule, or at plan slots
     every = int(os.environ.get('CHECKPOINT_SLOTS', '10'))
-    long_at = [(ts[i - 1], ts[i] - ts[i - 1]) for i in range(51, len(ts))
-               if ts[i] - ts[i - 1] >= 20 * MS and at_slot((ts[i - 1], ts[i] - ts[i - 1], 0), phase)]
+    long_at = [(t, g) for t, g, excess in on if excess >= 20 * MS]
     index = [round((t + 1 * MS - phase * MS) / (1_000 * MS)) for t, _ in long_at]
     if index:
         residue = max(range(every), key=lambda r: sum(1 for k in index if k % every == r))
         plan = [x for x, k in zip(long_at, index) if k % every != residue]
-        print(f"  20 ms or more at a slot: {len(long_at) - len(plan)} at checkpoint slots, {len(plan)} at plan slots"
-              + (": " + " ".join(f"{g / MS:.1f}ms@{t / 1e9:.3f}s" for t, g in plan) if plan else ""))
+        print(f"  20 ms or more past the period at a slot: {len(long_at) - len(plan)} at checkpoint slots,"
+              f" {len(plan)} at plan slots" + (": " + " ".join(f"{g / MS:.1f}ms@{t / 1e9:.3f}s" for t, g in plan) if plan else ""))
