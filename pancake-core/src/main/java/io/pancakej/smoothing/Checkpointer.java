@@ -17,8 +17,8 @@ import io.pancakej.WalSync;
 
 /**
  * Saves the {@link Proxy}'s state: on its own thread every {@code pancake.checkpoint.interval} (a
- * new plan that waits to be saved, {@link #soon}, joins the next one while the emitter runs, else
- * is saved at once), on request, and at close unless the saved
+ * new plan that waits to be saved, {@link #soon}, is saved by the next one while the emitter runs,
+ * else at once), on request, and at close unless the saved
  * state is still current. Each checkpoint starts a new write-ahead log file and deletes the older
  * ones once the sealed snapshot is saved. Close stops and joins the thread.
  */
@@ -32,7 +32,7 @@ final class Checkpointer implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile boolean stopped;
   final LongAdder checkpoints = new LongAdder();
-  /** Set when a new plan waits to be saved: the checkpoint thread saves it in the next checkpoint slot, or at once. */
+  /** Set when a new plan waits to be saved (the checkpoint thread saves it at once if no emitter runs the slots). */
   private volatile boolean soon;
   /** One checkpoint at a time: a snapshot is saved before the next one is taken. */
   private final ReentrantLock lock = new ReentrantLock();
@@ -83,8 +83,8 @@ final class Checkpointer implements AutoCloseable {
   }
 
   /**
-   * Asks the checkpoint thread for a checkpoint (a new plan must be saved before its swaps run):
-   * in the emitter's next checkpoint slot while it runs them, else now.
+   * A new plan must be saved before its swaps run: while the emitter runs the slots, the next
+   * scheduled checkpoint saves it; else the checkpoint thread takes one now.
    */
   void soon() {
     soon = true;
@@ -256,9 +256,10 @@ final class Checkpointer implements AutoCloseable {
    * {@code pancake.checkpoint.interval} of the proxy's clock), whether or not anything was
    * written: the snapshot's pause then falls on a schedule that says nothing about the requests.
    * The checkpoint gets ready (the log file it rotates to) {@link #leadNanos} before the slot; one
-   * that is not ready by then joins the next. A new plan's checkpoint ({@link #soon}) joins the
-   * next checkpoint slot while the emitter runs them, else runs at once: in a slot of its own it
-   * gave that slot the checkpoint budget's silence, and so dated the plan's swaps to the second.
+   * that is not ready by then joins the next. A new plan ({@link #soon}) is saved by the next
+   * scheduled checkpoint while the emitter runs the slots, else at once: a checkpoint of its own
+   * in a slot gave that slot the checkpoint budget's silence, and so dated the plan's swaps to the
+   * second.
    */
   private void loop() {
     Clock clock = proxy.clock;
@@ -277,11 +278,12 @@ final class Checkpointer implements AutoCloseable {
       }
       boolean scheduled = wait <= 0;
       soon = false;
-      if (!scheduled && savedPhase == proxy.phase) {
-        continue; // the new plan was saved already (by the checkpoint of the slot it was installed in)
+      if (!scheduled && (savedPhase == proxy.phase || proxy.pauses.waitsForSlots())) {
+        // saved already, or the next scheduled checkpoint saves it: nothing here may depend on
+        // when the plan changed (not even preparing the next log file)
+        continue;
       }
       try {
-        // a new plan's checkpoint too waits for the next checkpoint slot while the emitter runs them
         checkpoint(TickPauses.SlotWork.CHECKPOINT);
       } catch (RuntimeException e) {
         // the log still holds everything; the next attempt or close retries

@@ -237,6 +237,19 @@ final class Proxy implements Engine {
       }
       checkpointer.start();
       checkpoints = true;
+      // a checkpoint before the clock starts, whether or not the saved state is current: the
+      // first save loads classes and bootstraps call sites (lambdas, records' equals, streams)
+      // while holding the JVM's class and compile locks, and at nice 19 on a busy CPU it was
+      // held off them for tens of ms. An emitter that needed one meanwhile (a compile request)
+      // stalled with it: 30-270-ms silences after a run's first checkpoint
+      // (results/timing/off-slot-silences). Here nothing waits on it. A failure does not fail the
+      // open: the log still holds everything, and the scheduled checkpoints and close retry.
+      try {
+        checkpointer.checkpoint();
+      } catch (RuntimeException e) {
+        System.getLogger("io.pancakej").log(System.Logger.Level.WARNING,
+            "checkpoint at open failed (retried on schedule and at close): " + e.getMessage());
+      }
       transitions.startPlanner();
       emitter.start();
     } catch (RuntimeException | Error e) {
