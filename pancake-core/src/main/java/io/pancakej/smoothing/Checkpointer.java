@@ -143,7 +143,7 @@ final class Checkpointer implements AutoCloseable {
           proxy.wal.rotate(), proxy.phase); // records from the rotation on go to the new file
       Cut cut = slot != null ? proxy.pauses.runInSlot(copy, slot) : proxy.pauses.run(copy, true);
       savedPhase = null; // until the save succeeds: a failed checkpoint is retried at close
-      save(cut.snapshot(), cut.walSequence(), cut.unsettled());
+      onSaver(() -> saveNow(cut.snapshot(), cut.walSequence(), cut.unsettled()));
       savedPhase = cut.phase();
       checkpoints.increment();
       if (cut.phase() instanceof Transition t) {
@@ -160,6 +160,34 @@ final class Checkpointer implements AutoCloseable {
    */
   private record Cut(ProxyState snapshot, List<LogTicket> unsettled, long walSequence, Phase phase) {
   }
+
+  /**
+   * Runs a checkpoint's path once before the clock starts, leaving the saved state and the log
+   * alone: the copy on the real state, then the saver's work on a one-slot copy into a scratch file
+   * ({@link ProxyState#rehearsal}). The first save loads classes and bootstraps call sites
+   * (lambdas, streams, the sealing) while holding the JVM's class and compile locks; done by the
+   * nice-19 saver while the ticks ran, preempted on a busy CPU, it held the emitter on those locks
+   * for 30-270 ms (results/timing/off-slot-silences). A reopen still does not re-seal a current
+   * state (a one-slot state is sealed in microseconds).
+   */
+  void rehearse() {
+    lock.lock();
+    try {
+      ProxyState copy = proxy.pauses.run(this::snapshotLocked, false); // no emitter yet: on this thread
+      onSaver(() -> {
+        lastSaveThreadId = CorePinning.currentThreadIdOrNone();
+        proxy.wal.closeRetired();
+        proxy.stateDir.rehearseSave(copy.rehearsal(), proxy.masterKey);
+        WriteAheadLog.deleteBefore(proxy.stateDir.path(), 0); // lists the log files, deletes none
+      });
+      rehearsals.increment();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Rehearsals run ({@link #rehearse}; tests). */
+  final LongAdder rehearsals = new LongAdder();
 
   /** Stops the saver without a checkpoint (a start that failed before the checkpoints started). */
   void abandon() {
@@ -178,19 +206,19 @@ final class Checkpointer implements AutoCloseable {
   }
 
   /**
-   * Saves a snapshot taken under the phase lock (the caller holds {@link #lock}): on the
-   * low-priority saver once it runs, waiting for it through interrupts, so no save is left running
-   * once its checkpoint returns (close releases the state directory after it).
+   * Runs a save (the caller holds {@link #lock}): on the low-priority saver once it runs, waiting
+   * for it through interrupts, so no save is left running once its checkpoint returns (close
+   * releases the state directory after it).
    */
-  private void save(ProxyState snap, long seq, List<LogTicket> unsettled) {
+  private void onSaver(Runnable save) {
     java.util.concurrent.Future<?> done;
     try {
-      done = saverStarted ? saver.submit(() -> saveNow(snap, seq, unsettled)) : null;
+      done = saverStarted ? saver.submit(save) : null;
     } catch (java.util.concurrent.RejectedExecutionException stopped) {
       done = null;
     }
     if (done == null) {
-      saveNow(snap, seq, unsettled);
+      save.run();
       return;
     }
     boolean interrupted = false;

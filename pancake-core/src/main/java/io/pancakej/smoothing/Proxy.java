@@ -237,18 +237,16 @@ final class Proxy implements Engine {
       }
       checkpointer.start();
       checkpoints = true;
-      // a checkpoint before the clock starts, whether or not the saved state is current: the
-      // first save loads classes and bootstraps call sites (lambdas, records' equals, streams)
-      // while holding the JVM's class and compile locks, and at nice 19 on a busy CPU it was
-      // held off them for tens of ms. An emitter that needed one meanwhile (a compile request)
+      // a checkpoint's path once before the clock starts: the first save loads classes and
+      // bootstraps call sites under the JVM's class and compile locks, and at nice 19 on a busy
+      // CPU it held them for tens of ms; an emitter that needed one meanwhile (a compile request)
       // stalled with it: 30-270-ms silences after a run's first checkpoint
-      // (results/timing/off-slot-silences). Here nothing waits on it. A failure does not fail the
-      // open: the log still holds everything, and the scheduled checkpoints and close retry.
+      // (results/timing/off-slot-silences). A failure does not fail the open.
       try {
-        checkpointer.checkpoint();
+        checkpointer.rehearse();
       } catch (RuntimeException e) {
         System.getLogger("io.pancakej").log(System.Logger.Level.WARNING,
-            "checkpoint at open failed (retried on schedule and at close): " + e.getMessage());
+            "the rehearsal of a checkpoint at open failed (the checkpoints go on): " + e.getMessage());
       }
       transitions.startPlanner();
       emitter.start();

@@ -76,6 +76,20 @@ record ProxyState(
   /** One UpdateCache entry: the latest value (null = deleted) and which replicas already hold it. */
   record PendingEntry(int keySlot, byte[] value, long[] updatedReplicas) {}
 
+  /**
+   * A one-slot state with every part present (a key, an UpdateCache entry, a transition, a
+   * deleted slot), for a rehearsal of the save's path ({@code Checkpointer.rehearse}): the same
+   * code on a few bytes.
+   */
+  ProxyState rehearsal() {
+    byte[] key = new byte[keySize];
+    return new ProxyState(storeDescription, stateId, 1, valueSize, keySize, new double[] {1}, new int[] {0, 0},
+        new int[] {0, 1}, new byte[][] {key}, new int[] {0}, 1,
+        List.of(new PendingEntry(0, new byte[valueSize], new long[] {1})),
+        new TransitionState(new double[] {1}, new int[] {0, 0}, new int[] {1, 0}, new int[] {0}), walSequence,
+        new int[] {0}, estimateSamples, estimateSource, keyEpoch);
+  }
+
   /** Serializes to bytes (the caller seals them). */
   byte[] toBytes() {
     try {

@@ -80,11 +80,11 @@ final class Recovery {
     }
     proxy.checkpointer.savedAlready(phase);
     if (!r.logWasEmpty) {
-      // make what the log replayed part of a checkpoint, and start a fresh log, before the swaps
-      // at open. With no log file holding a record (empty, or only zeros: a file prepared ahead)
-      // the saved state is current, and those files plus the fresh one this proxy writes still
-      // replay on top of it (no torn tail can be left behind in an older file); the proxy's start
-      // checkpoints once more either way, to warm the save's path (Proxy.start).
+      // make what the log replayed part of a checkpoint, and start a fresh log. With no log file
+      // holding a record (empty, or only zeros: a file prepared ahead) the saved state is current,
+      // and those files plus the fresh one this proxy writes still replay on top of it (no torn
+      // tail can be left behind in an older file): re-sealing a state of several MB would only
+      // delay the first request.
       proxy.checkpoint();
     }
     PancakeConfig.Declared declared = config.declaredDistribution();

@@ -81,11 +81,30 @@ final class StateDirectory implements AutoCloseable {
 
   /** Seals and atomically replaces the state file. */
   void save(ProxyState state, MasterKey key) {
+    save(state, key, STATE_FILE);
+  }
+
+  /**
+   * {@link #save}'s whole path into a scratch file, deleted after: a rehearsal that leaves the saved
+   * state alone ({@code Checkpointer.rehearse}).
+   */
+  void rehearseSave(ProxyState state, MasterKey key) {
+    save(state, key, REHEARSAL_FILE);
+    try {
+      Files.deleteIfExists(dir.resolve(REHEARSAL_FILE));
+    } catch (IOException e) {
+      throw new StateException("cannot delete " + REHEARSAL_FILE + " in " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  static final String REHEARSAL_FILE = "state.rehearsal";
+
+  private void save(ProxyState state, MasterKey key, String name) {
     byte[] fingerprint = key.fingerprint().getBytes(StandardCharsets.US_ASCII);
     byte[] sealed = new Aead(key.derive(KeyPurposes.STATE_SEAL)).encrypt(state.toBytes(), ASSOCIATED_DATA);
     ByteBuffer out = ByteBuffer.allocate(MAGIC.length + 1 + fingerprint.length + sealed.length);
     out.put(MAGIC).put((byte) fingerprint.length).put(fingerprint).put(sealed);
-    replace(STATE_FILE, out);
+    replace(name, out);
   }
 
   /** Writes {@code content} to {@code name} atomically and durably ({@link SealedFile#replace}). */
