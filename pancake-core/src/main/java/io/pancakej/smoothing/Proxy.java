@@ -246,7 +246,7 @@ final class Proxy implements Engine {
         checkpointer.rehearse();
       } catch (RuntimeException e) {
         System.getLogger("io.pancakej").log(System.Logger.Level.WARNING,
-            "the rehearsal of a checkpoint at open failed (the checkpoints go on): " + e.getMessage());
+            "the rehearsal of a checkpoint at open failed (the checkpoints go on): " + e.getMessage(), e);
       }
       transitions.startPlanner();
       emitter.start();

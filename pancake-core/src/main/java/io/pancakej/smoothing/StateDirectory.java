@@ -81,7 +81,7 @@ final class StateDirectory implements AutoCloseable {
 
   /** Seals and atomically replaces the state file. */
   void save(ProxyState state, MasterKey key) {
-    save(state, key, STATE_FILE);
+    save(state, key, STATE_FILE, ASSOCIATED_DATA);
   }
 
   /**
@@ -89,7 +89,7 @@ final class StateDirectory implements AutoCloseable {
    * state alone ({@code Checkpointer.rehearse}).
    */
   void rehearseSave(ProxyState state, MasterKey key) {
-    save(state, key, REHEARSAL_FILE);
+    save(state, key, REHEARSAL_FILE, REHEARSAL_ASSOCIATED_DATA); // never loadable as the state
     try {
       Files.deleteIfExists(dir.resolve(REHEARSAL_FILE));
     } catch (IOException e) {
@@ -98,10 +98,12 @@ final class StateDirectory implements AutoCloseable {
   }
 
   static final String REHEARSAL_FILE = "state.rehearsal";
+  private static final byte[] REHEARSAL_ASSOCIATED_DATA =
+      "pancake-j proxy state rehearsal v1".getBytes(StandardCharsets.US_ASCII);
 
-  private void save(ProxyState state, MasterKey key, String name) {
+  private void save(ProxyState state, MasterKey key, String name, byte[] associatedData) {
     byte[] fingerprint = key.fingerprint().getBytes(StandardCharsets.US_ASCII);
-    byte[] sealed = new Aead(key.derive(KeyPurposes.STATE_SEAL)).encrypt(state.toBytes(), ASSOCIATED_DATA);
+    byte[] sealed = new Aead(key.derive(KeyPurposes.STATE_SEAL)).encrypt(state.toBytes(), associatedData);
     ByteBuffer out = ByteBuffer.allocate(MAGIC.length + 1 + fingerprint.length + sealed.length);
     out.put(MAGIC).put((byte) fingerprint.length).put(fingerprint).put(sealed);
     replace(name, out);
