@@ -32,6 +32,8 @@ final class Checkpointer implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile boolean stopped;
   final LongAdder checkpoints = new LongAdder();
+  /** Rehearsals run ({@link #rehearse}; tests). */
+  final LongAdder rehearsals = new LongAdder();
   /** Set when a new plan waits to be saved (the checkpoint thread saves it at once if no emitter runs the slots). */
   private volatile boolean soon;
   /** One checkpoint at a time: a snapshot is saved before the next one is taken. */
@@ -168,7 +170,7 @@ final class Checkpointer implements AutoCloseable {
    * (lambdas, streams, the sealing) while holding the JVM's class and compile locks; done by the
    * nice-19 saver while the ticks ran, preempted on a busy CPU, it held the emitter on those locks
    * for 30-270 ms (results/timing/off-slot-silences). A reopen still does not re-seal a current
-   * state (a one-slot state is sealed in microseconds).
+   * state (a one-slot state is sealed in microseconds). A failure is logged: it fails no open.
    */
   void rehearse() {
     lock.lock();
@@ -181,13 +183,13 @@ final class Checkpointer implements AutoCloseable {
         WriteAheadLog.deleteBefore(proxy.stateDir.path(), 0); // lists the log files, deletes none
       });
       rehearsals.increment();
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "the rehearsal of a checkpoint at open failed (the checkpoints go on): "
+          + e.getMessage(), e);
     } finally {
       lock.unlock();
     }
   }
-
-  /** Rehearsals run ({@link #rehearse}; tests). */
-  final LongAdder rehearsals = new LongAdder();
 
   /** Stops the saver without a checkpoint (a start that failed before the checkpoints started). */
   void abandon() {

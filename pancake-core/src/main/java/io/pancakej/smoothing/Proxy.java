@@ -241,13 +241,8 @@ final class Proxy implements Engine {
       // bootstraps call sites under the JVM's class and compile locks, and at nice 19 on a busy
       // CPU it held them for tens of ms; an emitter that needed one meanwhile (a compile request)
       // stalled with it: 30-270-ms silences after a run's first checkpoint
-      // (results/timing/off-slot-silences). A failure does not fail the open.
-      try {
-        checkpointer.rehearse();
-      } catch (RuntimeException e) {
-        System.getLogger("io.pancakej").log(System.Logger.Level.WARNING,
-            "the rehearsal of a checkpoint at open failed (the checkpoints go on): " + e.getMessage(), e);
-      }
+      // (results/timing/off-slot-silences)
+      checkpointer.rehearse();
       transitions.startPlanner();
       emitter.start();
     } catch (RuntimeException | Error e) {
