@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -16,10 +17,11 @@ import io.pancakej.StateException;
 import io.pancakej.WalSync;
 
 /**
- * Saves the {@link Proxy}'s state: on its own thread every {@code pancake.checkpoint.interval} (a
- * new plan that waits to be saved, {@link #soon}, is saved by the next one while the emitter runs,
- * else at once), on request, and at close unless the saved
- * state is still current. Each checkpoint starts a new write-ahead log file and deletes the older
+ * Saves the {@link Proxy}'s state: on its own thread every {@code pancake.checkpoint.interval}, on
+ * request, and at close unless the saved state is still current. A swapping plan is saved ahead of
+ * its install on its own ({@link #saveAhead}), so its swaps need not wait for a checkpoint; one
+ * that could not be ({@link #soon}) is saved by the next checkpoint while the emitter runs, else at
+ * once. Each checkpoint starts a new write-ahead log file and deletes the older
  * ones once the sealed snapshot is saved. Close stops and joins the thread.
  */
 final class Checkpointer implements AutoCloseable {
@@ -38,6 +40,12 @@ final class Checkpointer implements AutoCloseable {
   private volatile boolean soon;
   /** One checkpoint at a time: a snapshot is saved before the next one is taken. */
   private final ReentrantLock lock = new ReentrantLock();
+  /** The number of the last plan saved ahead ({@link #saveAhead}). */
+  private final AtomicLong aheadSaved = new AtomicLong();
+  /** The number of the last plan saved ahead that is installed (set in the slot that installs it). */
+  private volatile long aheadInstalled;
+  /** Plans saved ahead (tests). */
+  final LongAdder plansSavedAhead = new LongAdder();
   /** The phase the state file holds (set by every checkpoint, and by a reopen that found it current). */
   private volatile Phase savedPhase;
   /**
@@ -93,6 +101,54 @@ final class Checkpointer implements AutoCloseable {
     LockSupport.unpark(thread);
   }
 
+  /**
+   * Saves the plan {@code t} swaps to, before it is installed, and marks {@code t} durable: its
+   * swaps may reach the store from its install on. Runs on the planner, when the estimate arrives,
+   * so the slot that installs it does no more than any plan slot. Returns the saved plan's number
+   * (for {@link #installedAhead} or {@link #dropAhead}), or 0 if it could not be saved (logged; the
+   * next checkpoint saves it, and the swaps wait for that).
+   */
+  long saveAhead(Transition t, long estimateSamples, String estimateSource) {
+    long number = aheadSaved.incrementAndGet();
+    try {
+      proxy.stateDir.savePlan(number, SavedPlan.of(t, estimateSamples, estimateSource), proxy.masterKey,
+          proxy.stateId);
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "a new replica plan could not be saved ahead (its swaps wait for the next"
+          + " checkpoint): " + e.getMessage());
+      return 0;
+    }
+    plansSavedAhead.increment();
+    t.markDurable();
+    return number;
+  }
+
+  /** In the slot that installs the plan saved ahead as {@code number} (0: none): a checkpoint from now on holds it. */
+  void installedAhead(long number) {
+    if (number > 0) {
+      aheadInstalled = number;
+    }
+  }
+
+  /** A plan saved ahead as {@code number} was not installed (the plan changed first): it must not be applied at a reopen. */
+  void dropAhead(long number) {
+    if (number > 0) {
+      try {
+        proxy.stateDir.deletePlan(number); // only this one: those before it may be installed and not yet saved
+      } catch (RuntimeException e) {
+        // a reopen lets the later plan from the same layout win (Recovery): the warning is all
+        LOG.log(System.Logger.Level.WARNING, "a replica plan saved ahead but not installed was not deleted: "
+            + e.getMessage());
+      }
+    }
+  }
+
+  /** A reopen found saved plans up to {@code number} and applied them: the next checkpoint deletes them. */
+  void resumeAheadAfter(long number) {
+    aheadSaved.set(number);
+    aheadInstalled = number;
+  }
+
   /** Notes that the state file already holds {@code phase} (a reopen whose log was empty). */
   void savedAlready(Phase phase) {
     savedPhase = phase;
@@ -142,10 +198,10 @@ final class Checkpointer implements AutoCloseable {
       proxy.wal.prepareNextFile(); // its system calls here, not while the ticks are held off
       // a padded pause: the ticks stay silent for the same time whatever the snapshot's size
       java.util.function.Supplier<Cut> copy = () -> new Cut(snapshotLocked(), proxy.cache.unsettledTickets(),
-          proxy.wal.rotate(), proxy.phase); // records from the rotation on go to the new file
+          proxy.wal.rotate(), proxy.phase, aheadInstalled); // records from the rotation on go to the new file
       Cut cut = slot != null ? proxy.pauses.runInSlot(copy, slot) : proxy.pauses.run(copy, true);
       savedPhase = null; // until the save succeeds: a failed checkpoint is retried at close
-      onSaver(() -> saveNow(cut.snapshot(), cut.walSequence(), cut.unsettled()));
+      onSaver(() -> saveNow(cut.snapshot(), cut.walSequence(), cut.unsettled(), cut.plansSavedAhead()));
       savedPhase = cut.phase();
       checkpoints.increment();
       if (cut.phase() instanceof Transition t) {
@@ -158,9 +214,11 @@ final class Checkpointer implements AutoCloseable {
 
   /**
    * What a checkpoint takes while the ticks pause: the snapshot, the writes in it not yet in the
-   * log, the first log file replayed on top of it, and the phase it holds.
+   * log, the first log file replayed on top of it, the phase it holds, and the last plan saved
+   * ahead that it holds (installed).
    */
-  private record Cut(ProxyState snapshot, List<LogTicket> unsettled, long walSequence, Phase phase) {
+  private record Cut(ProxyState snapshot, List<LogTicket> unsettled, long walSequence, Phase phase,
+      long plansSavedAhead) {
   }
 
   /**
@@ -181,6 +239,7 @@ final class Checkpointer implements AutoCloseable {
         proxy.wal.closeRetired();
         proxy.stateDir.rehearseSave(copy.rehearsal(), proxy.masterKey);
         WriteAheadLog.deleteBefore(proxy.stateDir.path(), 0); // lists the log files, deletes none
+        proxy.stateDir.deletePlans(0); // lists the saved plans, deletes none (numbers start at 1)
       });
       rehearsals.increment();
     } catch (RuntimeException e) {
@@ -252,7 +311,7 @@ final class Checkpointer implements AutoCloseable {
   /** The thread the last save ran on (tests). */
   volatile long lastSaveThreadId = -1;
 
-  private void saveNow(ProxyState snap, long seq, List<LogTicket> unsettled) {
+  private void saveNow(ProxyState snap, long seq, List<LogTicket> unsettled, long plansSavedAhead) {
     lastSaveThreadId = CorePinning.currentThreadIdOrNone();
     // the snapshot holds values the log writer may still be appending to the old file: save it
     // only once they are in the log (the old file is deleted after the save), never if one failed
@@ -265,6 +324,7 @@ final class Checkpointer implements AutoCloseable {
     proxy.wal.closeRetired();
     proxy.stateDir.save(snap.withWalSequence(seq), proxy.masterKey);
     WriteAheadLog.deleteBefore(proxy.stateDir.path(), seq);
+    proxy.stateDir.deletePlans(plansSavedAhead); // the state file holds them now
   }
 
   /**

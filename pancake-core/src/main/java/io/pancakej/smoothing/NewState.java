@@ -85,6 +85,7 @@ final class NewState {
     new SecureRandom().nextBytes(stateId);
     ReplicaCodec codec = new ReplicaCodec(config.keySize(), config.valueSize());
     WriteAheadLog.deleteBefore(dir.path(), Long.MAX_VALUE); // leftovers of an earlier, unfinished state
+    dir.deletePlans(Long.MAX_VALUE); // the same
     Proxy proxy = new Proxy(config, clock, store, dir, key, codec, new Phase.Steady(plan), keyOfSlot, order, bound,
         stateId, 1, initial.inOrder != null ? Estimator.EXACT : Estimator.ASSUMED, source, null);
     writeInitialReplicas(proxy, plan);

@@ -252,14 +252,14 @@ record ProxyState(
     }
   }
 
-  private static int checkedLength(int length, int bound) {
+  static int checkedLength(int length, int bound) {
     if (length < 0 || length > bound) {
       throw new StateException("proxy state is damaged (a length of " + length + " is out of range)");
     }
     return length;
   }
 
-  private static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
+  static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
     if (b == null) {
       out.writeInt(-1);
     } else {
@@ -268,7 +268,7 @@ record ProxyState(
     }
   }
 
-  private static byte[] readBytes(DataInputStream in) throws IOException {
+  static byte[] readBytes(DataInputStream in) throws IOException {
     int length = in.readInt();
     if (length == -1) {
       return null;

@@ -62,11 +62,35 @@ final class Recovery {
     } catch (RuntimeException e) {
       throw new StateException("state " + dir.path() + " holds an inconsistent replica plan", e);
     }
+    List<StateDirectory.NumberedPlan> savedPlans = dir.loadPlans(key, s.stateId());
+    SavedPlan applied = null;
+    try {
+      // plans saved ahead of their install, after the state file: their swaps may be in the store
+      ReplicaPlan base = null; // the plan the last applied one started from
+      for (StateDirectory.NumberedPlan numbered : savedPlans) {
+        SavedPlan p = numbered.plan();
+        if (p.startsFrom(phase.target)) {
+          base = phase.target;
+        } else if (base == null || !p.startsFrom(base)) {
+          continue; // the state file holds it already
+        } // else a later plan from the same layout: the one applied before it was never installed
+        Transition t = p.transitionFrom(base);
+        t.markDurable(); // it comes from a saved plan
+        phase = t;
+        applied = p;
+      }
+    } catch (RuntimeException e) {
+      throw new StateException("a saved plan in " + dir.path() + " is inconsistent with the state", e);
+    }
     ReplicaCodec codec = new ReplicaCodec(s.keySize(), s.valueSize());
     Recovered r = recover(dir, key, s);
     Proxy proxy = new Proxy(config, clock, store, dir, key, codec, phase, r.keyOfSlot, r.freeOrder, 0, s.stateId(),
-        r.nextSequence, s.estimateSamples(), s.estimateSource(), s.keyEpoch());
-    proxy.cache.restore(r.pending, phase.target, proxy.versions.incrementAndGet());
+        r.nextSequence, applied == null ? s.estimateSamples() : applied.estimateSamples(),
+        applied == null ? s.estimateSource() : applied.estimateSource(), s.keyEpoch());
+    // entries saved under an earlier layout: which of their replicas hold the value is not known
+    // in the new one, so every replica is written again
+    proxy.cache.restore(applied == null ? r.pending : unmarked(r.pending), phase.target,
+        proxy.versions.incrementAndGet());
     checkStore(proxy);
     freeDeleted(proxy, r.deletedSlots);
     if (proxy.transitions.estimateSamples != Estimator.ASSUMED) {
@@ -79,7 +103,11 @@ final class Recovery {
       }
     }
     proxy.checkpointer.savedAlready(phase);
-    if (!r.logWasEmpty) {
+    if (!savedPlans.isEmpty()) {
+      // the open's checkpoint holds them (applied) or finds them obsolete: it deletes them
+      proxy.checkpointer.resumeAheadAfter(savedPlans.get(savedPlans.size() - 1).number());
+    }
+    if (!r.logWasEmpty || !savedPlans.isEmpty()) {
       // make what the log replayed part of a checkpoint, and start a fresh log. With no log file
       // holding a record (empty, or only zeros: a file prepared ahead) the saved state is current,
       // and those files plus the fresh one this proxy writes still replay on top of it (no torn
@@ -93,6 +121,15 @@ final class Recovery {
       warmStartFrom(proxy, declared, config);
     }
     return proxy;
+  }
+
+  /** {@code pending} with no replica marked as holding its value. */
+  private static List<ProxyState.PendingEntry> unmarked(List<ProxyState.PendingEntry> pending) {
+    List<ProxyState.PendingEntry> out = new ArrayList<>(pending.size());
+    for (ProxyState.PendingEntry e : pending) {
+      out.add(new ProxyState.PendingEntry(e.keySlot(), e.value(), new long[0]));
+    }
+    return out;
   }
 
   /** A state checkpoint with its write-ahead log replayed on top. */

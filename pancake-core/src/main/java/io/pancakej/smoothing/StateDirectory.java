@@ -9,7 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
 
 import io.pancakej.IntegrityException;
 import io.pancakej.StateException;
@@ -29,6 +32,10 @@ import io.pancakej.state.SealedFile;
  * been done under it, sealed and bound to the state's id, replaced atomically at every
  * reservation. It is tiny, so a read-only session can keep it current without re-sealing the
  * state.
+ *
+ * <p>Files {@code plan-<n>.bin} hold swapping plans saved ahead of their install ({@link SavedPlan}),
+ * numbered in the order they were saved and bound to the state's id and their number; a checkpoint
+ * that holds them deletes them.
  */
 final class StateDirectory implements AutoCloseable {
   static final String STATE_FILE = "state.bin";
@@ -199,6 +206,104 @@ final class StateDirectory implements AutoCloseable {
       throw new StateException("proxy state " + file + " is damaged or truncated (authentication failed)", e);
     }
     return ProxyState.fromBytes(plain);
+  }
+
+  private static final String PLAN_PREFIX = "plan-";
+  private static final String PLAN_SUFFIX = ".bin";
+  private static final byte[] PLAN_MAGIC = "PCKJPL01".getBytes(StandardCharsets.US_ASCII);
+
+  /** A saved plan and its number. */
+  record NumberedPlan(long number, SavedPlan plan) {}
+
+  static String planFile(long number) {
+    return String.format("%s%020d%s", PLAN_PREFIX, number, PLAN_SUFFIX);
+  }
+
+  private static byte[] planAssociatedData(byte[] stateId, long number) {
+    return ByteBuffer.allocate(PLAN_MAGIC.length + stateId.length + 8).put(PLAN_MAGIC).put(stateId).putLong(number)
+        .array();
+  }
+
+  /** Seals {@code plan} as plan number {@code number} of state {@code stateId}; returns once it is on disk. */
+  void savePlan(long number, SavedPlan plan, MasterKey key, byte[] stateId) {
+    byte[] sealed = new Aead(key.derive(KeyPurposes.STATE_SEAL)).encrypt(plan.toBytes(),
+        planAssociatedData(stateId, number));
+    replace(planFile(number), ByteBuffer.allocate(PLAN_MAGIC.length + sealed.length).put(PLAN_MAGIC).put(sealed));
+  }
+
+  /**
+   * The saved plans of state {@code stateId}, in the order they were saved. One that cannot be read
+   * or authenticated is a {@link StateException}: it may describe swaps that reached the store.
+   */
+  List<NumberedPlan> loadPlans(MasterKey key, byte[] stateId) {
+    List<NumberedPlan> plans = new ArrayList<>();
+    Aead aead = new Aead(key.derive(KeyPurposes.STATE_SEAL));
+    for (long number : planNumbers()) {
+      Path file = dir.resolve(planFile(number));
+      byte[] data;
+      try {
+        data = Files.readAllBytes(file);
+      } catch (IOException e) {
+        throw new StateException("cannot read saved plan " + file + " (" + e.getMessage() + "): it records replica"
+            + " swaps that may have reached the store; restore it with the rest of the state directory", e);
+      }
+      if (data.length < PLAN_MAGIC.length || !Arrays.equals(PLAN_MAGIC, 0, PLAN_MAGIC.length, data, 0, PLAN_MAGIC.length)) {
+        throw new StateException("file " + file + " is not a PANCAKE-J saved plan (damaged or truncated)");
+      }
+      byte[] plain;
+      try {
+        plain = aead.decrypt(Arrays.copyOfRange(data, PLAN_MAGIC.length, data.length),
+            planAssociatedData(stateId, number));
+      } catch (IntegrityException e) {
+        throw new StateException("saved plan " + file + " is damaged or belongs to another state (authentication"
+            + " failed); it may record replica swaps that reached the store", e);
+      }
+      plans.add(new NumberedPlan(number, SavedPlan.fromBytes(plain)));
+    }
+    return plans;
+  }
+
+  /** Deletes saved plan number {@code number}. */
+  void deletePlan(long number) {
+    try {
+      Files.deleteIfExists(dir.resolve(planFile(number)));
+    } catch (IOException e) {
+      throw new StateException("cannot delete saved plan " + dir.resolve(planFile(number)) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Deletes the saved plans numbered up to {@code number}, and any unfinished plan file. */
+  void deletePlans(long number) {
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        String name = f.getFileName().toString();
+        if (name.startsWith(PLAN_PREFIX) && (name.endsWith(PLAN_SUFFIX + ".tmp")
+            || (name.endsWith(PLAN_SUFFIX) && planNumber(name) <= number))) {
+          Files.deleteIfExists(f);
+        }
+      }
+    } catch (IOException e) {
+      throw new StateException("cannot delete saved plans in " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The numbers of the saved plans, ascending. */
+  private long[] planNumbers() {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(f -> f.getFileName().toString())
+          .filter(n -> n.startsWith(PLAN_PREFIX) && n.endsWith(PLAN_SUFFIX))
+          .mapToLong(StateDirectory::planNumber).sorted().toArray();
+    } catch (IOException e) {
+      throw new StateException("cannot list the saved plans in " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static long planNumber(String name) {
+    try {
+      return Long.parseLong(name.substring(PLAN_PREFIX.length(), name.length() - PLAN_SUFFIX.length()));
+    } catch (NumberFormatException e) {
+      throw new StateException("unexpected file " + name + " among the saved plans: remove it if it is not one");
+    }
   }
 
   private static void closeQuietly(FileChannel ch) {

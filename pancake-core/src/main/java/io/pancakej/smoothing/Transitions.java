@@ -355,6 +355,9 @@ final class Transitions {
       ReplicaPlan current = seen.target;
       ReplicaPlan.Successor next = current.successor(estimate, proxy.random.get());
       Transition t = next.swaps().length == 0 ? null : new Transition(current, next.plan(), next.swaps());
+      // no swap may reach the store before its plan is durable: saved here, before the slot, its
+      // swaps start at the install (and that slot does no more than any other)
+      long savedAhead = t == null ? 0 : proxy.checkpointer.saveAhead(t, samples, source);
       List<Integer> deleted = proxy.pauses.runInSlot(() -> {
         if (proxy.phase != seen) {
           return null;
@@ -367,10 +370,12 @@ final class Transitions {
         }
         List<Integer> freed = proxy.cache.retarget(t);
         proxy.phase = t;
+        proxy.checkpointer.installedAhead(savedAhead);
         started.incrementAndGet();
         return freed;
       }, TickPauses.SlotWork.PLAN);
       if (deleted == null) {
+        proxy.checkpointer.dropAhead(savedAhead);
         continue; // the plan changed meanwhile: build again from the new one
       }
       if (proxy.estimator != null) {
@@ -380,10 +385,12 @@ final class Transitions {
       if (t == null) {
         return false;
       }
-      // the new plan must be durable before any swap reaches the store: none does (writeBack)
-      // until a checkpoint saved it, the next checkpoint slot's (at once without the emitter);
-      // meanwhile the transition's sampling already smooths towards the new estimate
-      proxy.checkpointer.soon();
+      if (!t.isDurable()) {
+        // not saved ahead: no swap reaches the store (writeBack) until a checkpoint saved the plan,
+        // the next checkpoint slot's (at once without the emitter); meanwhile the transition's
+        // sampling already smooths towards the new estimate
+        proxy.checkpointer.soon();
+      }
       for (int slot : deleted) {
         proxy.freeIfUnused(slot);
       }

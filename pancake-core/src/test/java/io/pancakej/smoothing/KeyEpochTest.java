@@ -136,7 +136,7 @@ class KeyEpochTest {
   }
 
   /** Forwards until {@link #crash()}; afterwards nothing reaches the store, as if the process had died. */
-  private static final class CrashableStore extends ForwardingStore {
+  static final class CrashableStore extends ForwardingStore {
     final AtomicBoolean crashed = new AtomicBoolean();
 
     CrashableStore(KvStore delegate) {
@@ -204,7 +204,7 @@ class KeyEpochTest {
   }
 
   /** The state directory as a crash would leave it on disk (the lock and temp files aside). */
-  private static void copyStateDir(Path from, Path to) throws IOException {
+  static void copyStateDir(Path from, Path to) throws IOException {
     Files.createDirectories(to);
     try (Stream<Path> files = Files.list(from)) {
       for (Path f : (Iterable<Path>) files::iterator) {

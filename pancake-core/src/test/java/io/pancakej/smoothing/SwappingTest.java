@@ -120,9 +120,7 @@ class SwappingTest {
 
   private PancakeConfig.Builder config(String name, int capacity, KvStore store) {
     return PancakeConfig.builder().stateDir(dir.resolve(name)).capacity(capacity).valueSize(32).keySize(16)
-        .pacerRate(2000).seed(5).adapt(false).store(store)
-        // a transition's swaps wait for the next checkpoint slot: every second here, not every 10 s
-        .checkpointInterval(java.time.Duration.ofSeconds(1));
+        .pacerRate(2000).seed(5).adapt(false).store(store);
   }
 
   private static void runUntilSteady(Proxy proxy, EnumeratedIntegerDistribution workload, int maxRequests) {
@@ -413,9 +411,10 @@ class SwappingTest {
 
   /**
    * A swap must not reach the store before the plan it belongs to is saved: a crash would reopen
-   * the old plan over replicas holding new owners. With the state file's save failing (a directory
-   * where its temporary file goes), the transition starts in memory but swaps nothing; once a
-   * checkpoint succeeds, swapping runs to the end and every key reads its value.
+   * the old plan over replicas holding new owners. With both saves failing (a directory where the
+   * plan saved ahead and the state file put their temporary files), the transition starts in
+   * memory but swaps nothing; once a checkpoint succeeds, swapping runs to the end and every key
+   * reads its value.
    */
   @Test
   void swapsWaitUntilTheNewPlanIsSaved() throws Exception {
@@ -426,8 +425,11 @@ class SwappingTest {
       putAll(proxy, n, 3, model);
       Path blocker = dir.resolve("g").resolve("state.bin.tmp");
       java.nio.file.Files.createDirectories(blocker);
-      // the transition starts at once; its plan is saved by the next scheduled checkpoint, which fails
+      java.nio.file.Files.createDirectories(dir.resolve("g").resolve(StateDirectory.planFile(1) + ".tmp"));
+      // the transition starts at once; its plan is not saved ahead, and the next scheduled
+      // checkpoint, which would save it, fails
       proxy.transitions.start(bySlot(proxy, ReplicaPlanTest.zipf(n, 1.0, 0)), Estimator.EXACT, "test");
+      assertEquals(0, proxy.checkpointer.plansSavedAhead.sum());
       assertThrows(io.pancakej.StateException.class, proxy::checkpoint);
       assertTrue(proxy.phase instanceof Transition);
       int pending = proxy.stats().pendingSwaps();
