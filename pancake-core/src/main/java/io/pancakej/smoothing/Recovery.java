@@ -62,22 +62,14 @@ final class Recovery {
     } catch (RuntimeException e) {
       throw new StateException("state " + dir.path() + " holds an inconsistent replica plan", e);
     }
+    // plans saved ahead of their install, after the state file: their swaps may be in the store
     List<StateDirectory.NumberedPlan> savedPlans = dir.loadPlans(key, s.stateId());
     SavedPlan applied = null;
     try {
-      // plans saved ahead of their install, after the state file: their swaps may be in the store
-      ReplicaPlan base = null; // the plan the last applied one started from
-      for (StateDirectory.NumberedPlan numbered : savedPlans) {
-        SavedPlan p = numbered.plan();
-        if (p.startsFrom(phase.target)) {
-          base = phase.target;
-        } else if (base == null || !p.startsFrom(base)) {
-          continue; // the state file holds it already
-        } // else a later plan from the same layout: the one applied before it was never installed
-        Transition t = p.transitionFrom(base);
-        t.markDurable(); // it comes from a saved plan
-        phase = t;
-        applied = p;
+      SavedPlan.Resumed resumed = SavedPlan.resume(phase.target, savedPlans);
+      if (resumed != null) {
+        phase = resumed.transition();
+        applied = resumed.saved();
       }
     } catch (RuntimeException e) {
       throw new StateException("a saved plan in " + dir.path() + " is inconsistent with the state", e);

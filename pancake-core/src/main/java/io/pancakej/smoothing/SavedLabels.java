@@ -23,8 +23,13 @@ final class SavedLabels {
     }
     ProxyState s;
     byte[][] keyOfSlot;
+    int[] ownerOf; // the plan being served (a swap in progress moves towards it)
     try (StateDirectory dir = StateDirectory.lock(stateDir)) {
       s = dir.load(key);
+      // a plan saved ahead after the checkpoint is the one a reopen serves (a killed proxy's)
+      SavedPlan.Resumed resumed = SavedPlan.resume(ReplicaPlan.restore(s.estimate(), s.ownerOf(), s.indexOf()),
+          dir.loadPlans(key, s.stateId()));
+      ownerOf = resumed == null ? s.ownerOf() : resumed.to().ownerOf;
       // the key table as a reopen would see it: bindings logged after the checkpoint count (a
       // closed proxy left none; a killed one may have)
       keyOfSlot = s.keyOfSlot().clone();
@@ -40,7 +45,6 @@ final class SavedLabels {
       });
     }
     Labels labels = new Labels(key);
-    int[] ownerOf = s.ownerOf(); // the plan being served (a swap in progress moves towards it)
     List<byte[]> all = new ArrayList<>(ownerOf.length);
     List<byte[]> keys = new ArrayList<>(ownerOf.length);
     for (int r = 0; r < ownerOf.length; r++) {

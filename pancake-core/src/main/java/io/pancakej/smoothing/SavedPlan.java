@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.List;
 
 import io.pancakej.StateException;
 
@@ -39,9 +40,42 @@ record SavedPlan(byte[] fromLayout, double[] estimate, int[] ownerOf, int[] inde
     return MessageDigest.isEqual(fromLayout, layout(plan));
   }
 
-  /** The transition this plan starts from {@code from} (whose layout it must start from). */
-  Transition transitionFrom(ReplicaPlan from) {
-    return new Transition(from, ReplicaPlan.restore(estimate, ownerOf, indexOf), swaps);
+  /** The plan saved. */
+  ReplicaPlan plan() {
+    return ReplicaPlan.restore(estimate, ownerOf, indexOf);
+  }
+
+  /** Where a reopen resumes: the last saved plan that applies, the plan it swaps from, and the plan itself. */
+  record Resumed(SavedPlan saved, ReplicaPlan from, ReplicaPlan to) {
+    /** The transition in force, durable: every swap pending (one already in the store is found so when read). */
+    Transition transition() {
+      Transition t = new Transition(from, to, saved.swaps);
+      t.markDurable();
+      return t;
+    }
+  }
+
+  /**
+   * The saved plans that follow {@code saved}, the plan the state file serves, applied in their
+   * order: each that starts from the layout in force is applied, and one that starts from the same
+   * layout as the last applied replaces it (that one was never installed: an installed plan
+   * changes the layout); the rest are held by the state file already. Null if none applies.
+   */
+  static Resumed resume(ReplicaPlan saved, List<StateDirectory.NumberedPlan> plans) {
+    ReplicaPlan current = saved;
+    ReplicaPlan base = null;
+    SavedPlan last = null;
+    for (StateDirectory.NumberedPlan numbered : plans) {
+      SavedPlan p = numbered.plan();
+      if (p.startsFrom(current)) {
+        base = current;
+      } else if (base == null || !p.startsFrom(base)) {
+        continue;
+      }
+      current = p.plan();
+      last = p;
+    }
+    return last == null ? null : new Resumed(last, base, current);
   }
 
   /** SHA-256 of a plan's layout: the owner and index of every replica slot (not the estimate, which a reweighting changes in place). */

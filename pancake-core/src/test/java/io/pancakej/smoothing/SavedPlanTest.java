@@ -146,8 +146,15 @@ class SavedPlanTest {
   void aCrashInTheMiddleOfTheSwaps_reopensFromTheSavedPlan_andKeepsEveryValue() throws Exception {
     Crashed c = crashInTheMiddleOfTheSwaps("c");
     assertTrue(Files.exists(c.state().resolve(StateDirectory.planFile(2))), "the crash left the saved plan");
+    MasterKey key = MasterKey.load(c.state().resolve("master.key"));
+    List<byte[]> ownersBefore = io.pancakej.PancakeClient.labelOwners(c.state(), key).keys();
     assertEveryValueKept(c);
     assertFalse(Files.exists(c.state().resolve(StateDirectory.planFile(2))), "the open's checkpoint holds it");
+    // an audit's ground truth read before the reopen already serves the saved plan
+    List<byte[]> ownersAfter = io.pancakej.PancakeClient.labelOwners(c.state(), key).keys();
+    for (int r = 0; r < ownersAfter.size(); r++) {
+      assertArrayEquals(ownersAfter.get(r), ownersBefore.get(r), "the owner of replica slot " + r);
+    }
   }
 
   /**
@@ -161,6 +168,40 @@ class SavedPlanTest {
     Throwable loss = assertThrows(Throwable.class, () -> assertEveryValueKept(c));
     assertTrue(loss instanceof AssertionError || loss instanceof io.pancakej.IntegrityException,
         "unexpected failure without the saved plan: " + loss);
+  }
+
+  /**
+   * A reopen follows the saved plans from the state file's layout in their order; a later plan from
+   * the layout the last applied one started from replaces it (that one was never installed); plans
+   * the state file already holds are passed over.
+   */
+  @Test
+  void resume_followsTheChainFromTheStateFilesLayout() {
+    ReplicaPlan p0 = ReplicaPlan.build(ReplicaPlanTest.zipf(50, 0.3, 0), new java.util.SplittableRandom(1));
+    ReplicaPlan.Successor s1 = p0.successor(ReplicaPlanTest.zipf(50, 1.2, 0), new java.util.SplittableRandom(2));
+    ReplicaPlan.Successor s2 = s1.plan().successor(ReplicaPlanTest.zipf(50, 0.6, 0), new java.util.SplittableRandom(3));
+    ReplicaPlan.Successor other = s1.plan().successor(ReplicaPlanTest.zipf(50, 1.5, 0), new java.util.SplittableRandom(4));
+    StateDirectory.NumberedPlan n1 = numbered(1, p0, s1);
+    StateDirectory.NumberedPlan n2 = numbered(2, s1.plan(), s2);
+    StateDirectory.NumberedPlan n3 = numbered(3, s1.plan(), other);
+
+    assertNull(SavedPlan.resume(p0, List.of()));
+    SavedPlan.Resumed both = SavedPlan.resume(p0, List.of(n1, n2));
+    assertArrayEquals(s2.plan().ownerOf, both.to().ownerOf);
+    assertArrayEquals(s1.plan().ownerOf, both.from().ownerOf);
+    // the state file holds the first plan already: only the second applies
+    assertArrayEquals(s2.plan().ownerOf, SavedPlan.resume(s1.plan(), List.of(n1, n2)).to().ownerOf);
+    // plan 2 was never installed: plan 3, from the same layout, replaces it
+    SavedPlan.Resumed replaced = SavedPlan.resume(p0, List.of(n1, n2, n3));
+    assertArrayEquals(other.plan().ownerOf, replaced.to().ownerOf);
+    assertArrayEquals(s1.plan().ownerOf, replaced.from().ownerOf);
+    // the state file holds a later layout than any saved plan starts from
+    assertNull(SavedPlan.resume(s2.plan(), List.of(n1, n2)));
+  }
+
+  private static StateDirectory.NumberedPlan numbered(long number, ReplicaPlan from, ReplicaPlan.Successor next) {
+    return new StateDirectory.NumberedPlan(number,
+        SavedPlan.of(new Transition(from, next.plan(), next.swaps()), number, "test " + number));
   }
 
   @Test
@@ -181,8 +222,9 @@ class SavedPlanTest {
       assertEquals(saved, plans.get(0).plan());
       assertTrue(plans.get(0).plan().startsFrom(from));
       assertFalse(plans.get(0).plan().startsFrom(next.plan()));
-      Transition back = plans.get(0).plan().transitionFrom(from);
+      Transition back = SavedPlan.resume(from, plans).transition();
       assertEquals(t.totalSwaps(), back.totalSwaps());
+      assertTrue(back.isDurable());
 
       byte[] otherState = stateId.clone();
       otherState[0] = 2;
