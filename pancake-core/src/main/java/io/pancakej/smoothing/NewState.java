@@ -86,6 +86,7 @@ final class NewState {
     ReplicaCodec codec = new ReplicaCodec(config.keySize(), config.valueSize());
     WriteAheadLog.deleteBefore(dir.path(), Long.MAX_VALUE); // leftovers of an earlier, unfinished state
     dir.deletePlans(Long.MAX_VALUE); // the same
+    dir.deleteUnfinishedPlans();
     Proxy proxy = new Proxy(config, clock, store, dir, key, codec, new Phase.Steady(plan), keyOfSlot, order, bound,
         stateId, 1, initial.inOrder != null ? Estimator.EXACT : Estimator.ASSUMED, source, null);
     writeInitialReplicas(proxy, plan);

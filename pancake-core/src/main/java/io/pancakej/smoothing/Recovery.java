@@ -63,6 +63,7 @@ final class Recovery {
       throw new StateException("state " + dir.path() + " holds an inconsistent replica plan", e);
     }
     // plans saved ahead of their install, after the state file: their swaps may be in the store
+    dir.deleteUnfinishedPlans(); // a save a crash cut short: never installed
     List<StateDirectory.NumberedPlan> savedPlans = dir.loadPlans(key, s.stateId());
     SavedPlan applied = null;
     try {

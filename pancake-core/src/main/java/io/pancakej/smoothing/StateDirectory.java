@@ -263,22 +263,33 @@ final class StateDirectory implements AutoCloseable {
     return plans;
   }
 
-  /** Deletes saved plan number {@code number}. */
+  /** Deletes saved plan number {@code number}, durably (a reopen must not find it). */
   void deletePlan(long number) {
     try {
       Files.deleteIfExists(dir.resolve(planFile(number)));
+      forceDirectory();
     } catch (IOException e) {
       throw new StateException("cannot delete saved plan " + dir.resolve(planFile(number)) + ": " + e.getMessage(), e);
     }
   }
 
-  /** Deletes the saved plans numbered up to {@code number}, and any unfinished plan file. */
+  /** Deletes the saved plans numbered up to {@code number}. */
   void deletePlans(long number) {
+    deletePlanFiles(name -> {
+      long n = planNumber(name);
+      return n > 0 && n <= number;
+    });
+  }
+
+  /** Deletes what a plan's save left unfinished (at open and at a new state: no plan is being saved then). */
+  void deleteUnfinishedPlans() {
+    deletePlanFiles(name -> name.startsWith(PLAN_PREFIX) && name.endsWith(PLAN_SUFFIX + ".tmp"));
+  }
+
+  private void deletePlanFiles(java.util.function.Predicate<String> which) {
     try (Stream<Path> files = Files.list(dir)) {
       for (Path f : (Iterable<Path>) files::iterator) {
-        String name = f.getFileName().toString();
-        if (name.startsWith(PLAN_PREFIX) && (name.endsWith(PLAN_SUFFIX + ".tmp")
-            || (name.endsWith(PLAN_SUFFIX) && planNumber(name) <= number))) {
+        if (which.test(f.getFileName().toString())) {
           Files.deleteIfExists(f);
         }
       }
@@ -287,22 +298,35 @@ final class StateDirectory implements AutoCloseable {
     }
   }
 
+  private void forceDirectory() {
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
+    } catch (IOException | UnsupportedOperationException ignored) {
+      // best effort, as SealedFile.replace's
+    }
+  }
+
+  /** A saved plan's file name: the prefix, 20 digits, the suffix; other names are not plans. */
+  private static final java.util.regex.Pattern PLAN_NAME = java.util.regex.Pattern.compile("plan-[0-9]{20}\\.bin");
+
   /** The numbers of the saved plans, ascending. */
   private long[] planNumbers() {
     try (Stream<Path> files = Files.list(dir)) {
-      return files.map(f -> f.getFileName().toString())
-          .filter(n -> n.startsWith(PLAN_PREFIX) && n.endsWith(PLAN_SUFFIX))
-          .mapToLong(StateDirectory::planNumber).sorted().toArray();
+      return files.mapToLong(f -> planNumber(f.getFileName().toString())).filter(n -> n > 0).sorted().toArray();
     } catch (IOException e) {
       throw new StateException("cannot list the saved plans in " + dir + ": " + e.getMessage(), e);
     }
   }
 
+  /** The number of saved plan file {@code name}, or -1 if the name is not a saved plan's. */
   private static long planNumber(String name) {
+    if (!PLAN_NAME.matcher(name).matches()) {
+      return -1;
+    }
     try {
       return Long.parseLong(name.substring(PLAN_PREFIX.length(), name.length() - PLAN_SUFFIX.length()));
     } catch (NumberFormatException e) {
-      throw new StateException("unexpected file " + name + " among the saved plans: remove it if it is not one");
+      return -1; // beyond any number a proxy gives
     }
   }
 

@@ -320,6 +320,20 @@ final class Transitions {
    * estimate waits until it finishes. Returns true if a transition started.
    */
   boolean start(double[] newEstimate, long samples, String source) {
+    // one start at a time from its plan's save to its install, on any thread (the planner's, or at
+    // open a sweep's finish and the log writer's reweighting): a plan saved ahead and dropped is
+    // then always older than the plan from the same layout that replaced it (SavedPlan.resume)
+    planning.lock();
+    try {
+      return startLocked(newEstimate, samples, source);
+    } finally {
+      planning.unlock();
+    }
+  }
+
+  private final java.util.concurrent.locks.ReentrantLock planning = new java.util.concurrent.locks.ReentrantLock();
+
+  private boolean startLocked(double[] newEstimate, long samples, String source) {
     while (true) {
       Phase seen = proxy.phase;
       if (seen instanceof Transition) {
