@@ -46,6 +46,8 @@ final class Transitions {
    * (the log writer, a request's, the emitter at a transition's last swap) never wait for it.
    */
   private final ThreadPoolExecutor planner;
+  /** Held by {@link #start} from its plan's save to its install. */
+  private final java.util.concurrent.locks.ReentrantLock planning = new java.util.concurrent.locks.ReentrantLock();
 
   Transitions(Proxy proxy, int maxBatchesPerTick, long estimateSamples, String estimateSource,
       ThreadFactory plannerThreads) {
@@ -331,7 +333,6 @@ final class Transitions {
     }
   }
 
-  private final java.util.concurrent.locks.ReentrantLock planning = new java.util.concurrent.locks.ReentrantLock();
 
   private boolean startLocked(double[] newEstimate, long samples, String source) {
     while (true) {
