@@ -44,6 +44,14 @@ package io.pancakej.smoothing;
  * and a probe that overloads the next window is taken back, with no probe for
  * {@value #PROBE_COOLDOWN} windows.
  *
+ * <p>While a replica swap's ticks crawl at delta' (a transition's: {@link Transition#sampling})
+ * the levels are <em>held</em>: a window moves them only when the emitter cannot keep up, never for
+ * the arrivals, and the first window after the crawl starts when it ends. The crawl is the proxy's
+ * own doing: a closed-loop caller, served at delta' instead of 1/2, slows down, and a level that
+ * followed it fell to the floor within a second of the swap's install, told the store so, and left
+ * the swaps to the floor's batches (about 100 s for some 1 000 swaps at 2 000 keys, against a
+ * second or two at the level it had; results/timing/plan-ahead).
+ *
  * <p>What the store learns is the pair of levels: a coarse, logarithmic staircase of the request
  * rate and of how long this machine takes for a tick.
  */
@@ -111,6 +119,8 @@ final class EmissionRate {
   private boolean probing;
   /** Windows before the next probe, after one that overloaded. */
   private int cooldown;
+  /** The levels were held at the last tick (a swap's crawl). */
+  private boolean held;
 
   /**
    * @param floor ticks per second at idle (one batch each)
@@ -197,6 +207,20 @@ final class EmissionRate {
    * two ticks behind, so the emitter's own time alone undercounts a serving-bound machine).
    */
   boolean onTick(long nowNanos, long requests, int missedPoints, long busyNanos, long servingNanos) {
+    return onTick(nowNanos, requests, missedPoints, busyNanos, servingNanos, false);
+  }
+
+  /**
+   * As above; {@code hold}: the tick sampled a swap's crawl, so the arrivals say nothing of the
+   * callers and the levels are held (they still step down when the emitter cannot keep up). The
+   * first tick after a hold starts a new window.
+   */
+  boolean onTick(long nowNanos, long requests, int missedPoints, long busyNanos, long servingNanos, boolean hold) {
+    if (held && !hold) {
+      held = false;
+      started = false; // the window under way counted the crawl's arrivals
+    }
+    held = hold;
     windowTicks++;
     windowBatches += batchesPerTick();
     windowMissed += missedPoints;
@@ -239,6 +263,9 @@ final class EmissionRate {
     probing = false;
     if (cooldown > 0) {
       cooldown--;
+    }
+    if (hold && !overloaded) {
+      return false; // a crawl's arrivals: nothing to follow
     }
     if (overloaded) {
       if (probed && ticks > 0) {

@@ -30,6 +30,7 @@ final class Emitter implements AutoCloseable {
   private final Clock clock;
   private final EmissionRate rate;
   private final LongSupplier requests;
+  private final java.util.function.BooleanSupplier crawling;
   private final Thread thread;
   private volatile boolean running = true;
   private volatile long late;
@@ -48,11 +49,18 @@ final class Emitter implements AutoCloseable {
   private volatile long pausedPoints;
 
   Emitter(Ticks runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads, Clock clock) {
-    this(runner, rate, requests, threads, clock, PancakeConfig.EMITTER_CPU_NONE, null);
+    this(runner, rate, requests, threads, clock, PancakeConfig.EMITTER_CPU_NONE, null, () -> false);
   }
 
   Emitter(Ticks runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads, Clock clock, int cpu,
       TickPauses pauses) {
+    this(runner, rate, requests, threads, clock, cpu, pauses, () -> false);
+  }
+
+  /** {@code crawling}: whether the ticks sample a swap's crawl (the levels are held then, {@link EmissionRate}). */
+  Emitter(Ticks runner, EmissionRate rate, LongSupplier requests, ThreadFactory threads, Clock clock, int cpu,
+      TickPauses pauses, java.util.function.BooleanSupplier crawling) {
+    this.crawling = crawling;
     this.runner = runner;
     this.pauses = pauses;
     this.clock = clock;
@@ -221,7 +229,8 @@ final class Emitter implements AutoCloseable {
       now = clock.nanoTime();
       long served = runner.servingNanos();
       // the wait for the call's release time is not work: the levels see the tick's work alone
-      rate.onTick(now, requests.getAsLong(), missed + behind, now - next - runner.lastReleaseWaitNanos(), served - servedBefore);
+      rate.onTick(now, requests.getAsLong(), missed + behind, now - next - runner.lastReleaseWaitNanos(),
+          served - servedBefore, crawling.getAsBoolean());
       servedBefore = served;
       long period = period();
       // the next point of the global grid after now (a late tick's point is not sent late: skipped)

@@ -16,12 +16,14 @@ class EmissionRateTest {
   /** A simulated emitter: ticks on the grid, each busy for {@code perCall + batches x perBatch}. */
   private static final class Sim {
     final EmissionRate rate;
-    final long perCall;
+    long perCall;
     final long perBatch;
     /** Serving time per batch, on the serving thread (overlapping the emitter's next call). */
     long servingPerBatch;
     long now;
     double requests;
+    /** The ticks sample a swap's crawl (the levels are held). */
+    boolean hold;
 
     Sim(EmissionRate rate, long perCallNanos, long perBatchNanos) {
       this.rate = rate;
@@ -43,7 +45,7 @@ class EmissionRateTest {
         long start = now;
         now = start + Math.max(period, ((busy + period - 1) / period) * period);
         missed = (int) ((now - start) / period - 1);
-        rate.onTick(start + busy, (long) requests, missed, busy, k * servingPerBatch);
+        rate.onTick(start + busy, (long) requests, missed, busy, k * servingPerBatch, hold);
       }
     }
   }
@@ -210,6 +212,40 @@ class EmissionRateTest {
       assertTrue(seen[w] >= seen[w - 1] / 2 - 1e-6 && seen[w] <= seen[w - 1], "window " + w + ": " + java.util.Arrays.toString(seen));
     }
     assertEquals(100.0, seen[seen.length - 1], 1e-9, java.util.Arrays.toString(seen));
+  }
+
+  /**
+   * A swap's crawl holds the levels: a caller slowed to a trickle by delta' pulls nothing down
+   * while it lasts (without the hold the levels fall to the floor within a second, which told the
+   * store a swap had started and left the swaps to the floor's batches); the first window after
+   * the crawl counts only what came after it; an emitter that cannot keep up still steps down.
+   */
+  @Test
+  void aSwapsCrawl_holdsTheLevels_theWindowAfterItStartsAfresh_andOverloadStillCounts() {
+    double[] after = new double[2];
+    for (boolean hold : new boolean[] {true, false}) {
+      Sim s = new Sim(rate(64), 20_000, 5_000);
+      s.run(2, 3000);
+      double before = s.rate.batchesPerSecond();
+      s.hold = hold;
+      s.run(2.05, 3); // the crawl, ending in the middle of a window
+      s.hold = false;
+      s.run(0.1, 3000);
+      after[hold ? 0 : 1] = s.rate.batchesPerSecond();
+      if (hold) {
+        assertEquals(before, after[0], 1e-9, "held through the crawl and the window after it");
+      }
+    }
+    assertTrue(after[1] <= 200, "without the hold the crawl takes the level to the floor: " + after[1]);
+
+    Sim slow = new Sim(rate(64), 20_000, 5_000);
+    slow.run(2, 3000);
+    double ticksBefore = slow.rate.ticksPerSecond();
+    slow.hold = true;
+    slow.perCall = 2_000_000; // 2 ms a call: the tick cap's rate cannot be kept
+    slow.run(1, 3);
+    assertTrue(slow.rate.ticksPerSecond() < ticksBefore / 3, "an overloaded emitter steps down while held, a step a"
+        + " window: " + ticksBefore + " -> " + slow.rate.ticksPerSecond() + " ticks/s");
   }
 
   @Test
