@@ -45,8 +45,9 @@ package io.pancakej.smoothing;
  * {@value #PROBE_COOLDOWN} windows.
  *
  * <p>While a replica swap's ticks crawl at delta' (a transition's: {@link Transition#sampling})
- * the levels are <em>held</em>: a window moves them only when the emitter cannot keep up, never for
- * the arrivals, and the first window after the crawl starts when it ends. The crawl is the proxy's
+ * the levels are <em>held</em>: the arrivals move nothing (the batch level moves only when the
+ * emitter cannot keep up; the tick level's probes, which follow how busy it is, go on), and the
+ * first window after the crawl starts when it ends. The crawl is the proxy's
  * own doing: a closed-loop caller, served at delta' instead of 1/2, slows down, and a level that
  * followed it fell to the floor within a second of the swap's install, told the store so, and left
  * the swaps to the floor's batches (about 100 s for some 1 000 swaps at 2 000 keys, against a
@@ -212,8 +213,8 @@ final class EmissionRate {
 
   /**
    * As above; {@code hold}: the tick sampled a swap's crawl, so the arrivals say nothing of the
-   * callers and the levels are held (they still step down when the emitter cannot keep up). The
-   * first tick after a hold starts a new window.
+   * callers and move nothing (the levels still step down when the emitter cannot keep up, and the
+   * tick level still probes). The first tick after a hold starts a new window.
    */
   boolean onTick(long nowNanos, long requests, int missedPoints, long busyNanos, long servingNanos, boolean hold) {
     if (held && !hold) {
@@ -264,9 +265,6 @@ final class EmissionRate {
     if (cooldown > 0) {
       cooldown--;
     }
-    if (hold && !overloaded) {
-      return false; // a crawl's arrivals: nothing to follow
-    }
     if (overloaded) {
       if (probed && ticks > 0) {
         tickLevel = ticks - 1; // the extra ticks cost more than they gave: back, and wait before trying again
@@ -285,6 +283,8 @@ final class EmissionRate {
         tickLevel++;
         probing = !easy;
       }
+    }
+    if (!overloaded && !hold) { // a crawl's arrivals say nothing of the callers: the batch level stays
       boolean room = busy < BUSY_LOW;
       // with room to spare, ask for four times the batches the arrivals need (a closed loop that
       // gets about 0.7 requests served per tick then still pulls the level up); near the emitter's
