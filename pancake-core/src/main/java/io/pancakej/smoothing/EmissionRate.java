@@ -4,7 +4,7 @@ package io.pancakej.smoothing;
  * How many batches the emitter sends, and how they are grouped into ticks: two levels chosen once
  * per coarse window, from the number of requests that arrived in the previous window and from how
  * busy the emitter and the serving thread were -- never from the queue, the coins or what batches
- * served. A window is as busy as the busier of the two. Levels are
+ * served -- except while a swap's ticks crawl (below). A window is as busy as the busier of the two. Levels are
  * quarter octaves ({@code 2^(1/4)} apart).
  *
  * <p>The <em>batch level</em> L sets the batches per second, about {@code floor x 2^(L/4)}. A
@@ -45,9 +45,10 @@ package io.pancakej.smoothing;
  * {@value #PROBE_COOLDOWN} windows.
  *
  * <p>While a replica swap's ticks crawl at delta' (a transition's: {@link Transition#sampling})
- * the levels are <em>held</em>: the arrivals move nothing (the batch level moves only when the
- * emitter cannot keep up; the tick level's probes, which follow how busy it is, go on), and the
- * first window after the crawl starts when it ends. The crawl is the proxy's
+ * the batch level is <em>held</em>: in a window with such a tick the arrivals may raise it, never
+ * lower it (it still steps down when the emitter cannot keep up; the tick level's probes, which
+ * follow how busy it is, go on). The windows keep their grid. A swap that stops making progress
+ * (a damaged replica whose value never comes) stops the hold ({@link Transition#crawls}). The crawl is the proxy's
  * own doing: a closed-loop caller, served at delta' instead of 1/2, slows down, and a level that
  * followed it fell to the floor within a second of the swap's install, told the store so, and left
  * the swaps to the floor's batches (about 100 s for some 1 000 swaps at 2 000 keys, against a
@@ -120,8 +121,8 @@ final class EmissionRate {
   private boolean probing;
   /** Windows before the next probe, after one that overloaded. */
   private int cooldown;
-  /** The levels were held at the last tick (a swap's crawl). */
-  private boolean held;
+  /** A tick of the window under way sampled a swap's crawl. */
+  private boolean heldInWindow;
 
   /**
    * @param floor ticks per second at idle (one batch each)
@@ -213,15 +214,12 @@ final class EmissionRate {
 
   /**
    * As above; {@code hold}: the tick sampled a swap's crawl, so the arrivals say nothing of the
-   * callers and move nothing (the levels still step down when the emitter cannot keep up, and the
-   * tick level still probes). The first tick after a hold starts a new window.
+   * callers: a window that held any such tick lets them raise the batch level, never lower it (the
+   * levels still step down when the emitter cannot keep up, and the tick level still probes). The
+   * windows keep their grid: a restart when the crawl ended would date it.
    */
   boolean onTick(long nowNanos, long requests, int missedPoints, long busyNanos, long servingNanos, boolean hold) {
-    if (held && !hold) {
-      held = false;
-      started = false; // the window under way counted the crawl's arrivals
-    }
-    held = hold;
+    heldInWindow |= hold;
     windowTicks++;
     windowBatches += batchesPerTick();
     windowMissed += missedPoints;
@@ -250,6 +248,8 @@ final class EmissionRate {
     boolean overloaded = missedMany && busy >= BUSY_LOW || busy > BUSY_HIGH;
     boolean full = requests - windowRequests > FULL * realSlotsPerBatch * windowBatches;
     boolean easy = busy < BUSY_LOW && windowMissed * 100 <= windowTicks + windowMissed; // at most 1 % missed
+    boolean held = heldInWindow;
+    heldInWindow = hold; // a crawl that goes on holds the next window from its first tick
     windowTicks = 0;
     windowBatches = 0;
     windowMissed = 0;
@@ -284,7 +284,7 @@ final class EmissionRate {
         probing = !easy;
       }
     }
-    if (!overloaded && !hold) { // a crawl's arrivals say nothing of the callers: the batch level stays
+    if (!overloaded) {
       boolean room = busy < BUSY_LOW;
       // with room to spare, ask for four times the batches the arrivals need (a closed loop that
       // gets about 0.7 requests served per tick then still pulls the level up); near the emitter's
@@ -301,10 +301,11 @@ final class EmissionRate {
         wanted++;
       }
       if (room) {
-        level = Math.max(level - STEPS, Math.min(level + STEPS, wanted));
+        // a crawl's arrivals say nothing of the callers: they may raise the level, not lower it
+        level = Math.max(held ? level : level - STEPS, Math.min(level + STEPS, wanted));
       } else if (wanted > level) {
         level++;
-      } else if (!full) {
+      } else if (!full && !held) {
         // slots were left empty, so the arrivals are what the callers ask for: batches they do
         // not need cost as much as real ones (full batches say nothing of what is asked)
         level = Math.max(level - STEPS, wanted);

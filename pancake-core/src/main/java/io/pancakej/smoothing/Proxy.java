@@ -116,7 +116,8 @@ final class Proxy implements Engine {
     this.random = randomSource(config.seed());
     this.emitter = new Emitter(runner, new EmissionRate(config.pacerRate(), config.tickRateMax(),
         config.tickBatchesMax(), batchSize, Emitter.WINDOW_NANOS), requests.count::sum, threads(config, "pancake-emitter"),
-        clock, config.emitterCpu(), pauses, () -> this.phase.sampling() instanceof Transition); // the phase in force
+        clock, config.emitterCpu(), pauses,
+        () -> this.phase instanceof Transition t && t.crawls(this.clock.nanoTime())); // the phase in force, not the one opened with
     this.transitions = new Transitions(this, Integer.highestOneBit(config.tickBatchesMax()), estimateSamples,
         estimateSource, threads(config, "pancake-planner"));
     this.estimator = config.adapt()

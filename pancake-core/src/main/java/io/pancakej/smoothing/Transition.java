@@ -78,6 +78,35 @@ final class Transition extends Phase {
     return delta;
   }
 
+  /**
+   * A swap that made no progress for this long waits for something batches cannot bring (a
+   * damaged replica's value): the emitter's levels are no longer held for it ({@link #crawls}). At
+   * the idle rate a single slot is touched about every 2n/(B x 100) s (13 s at 2 000 keys), so a
+   * healthy swap near its end can pause that long; the level is at the floor then anyway.
+   */
+  static final long STALL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+  /** The swaps left when {@link #crawls} last saw them change, and when (the emitter's alone). */
+  private int crawlSeenRemaining = -1;
+  private long crawlSeenAt;
+
+  /**
+   * Whether the ticks crawl at delta' for this transition at {@code nowNanos} (the proxy's clock):
+   * swaps remain, and their count changed within {@link #STALL_NANOS} of the calls to this method
+   * (the emitter holds its levels meanwhile, {@link EmissionRate}). Called by the emitter alone,
+   * once a tick.
+   */
+  boolean crawls(long nowNanos) {
+    int left = remaining.get();
+    if (left == 0) {
+      return false;
+    }
+    if (left != crawlSeenRemaining) {
+      crawlSeenRemaining = left;
+      crawlSeenAt = nowNanos;
+    }
+    return nowNanos - crawlSeenAt < STALL_NANOS;
+  }
+
   /** The steady plan a finished transition samples as (made once, when the last swap is done). */
   private volatile Phase.Steady finished;
 

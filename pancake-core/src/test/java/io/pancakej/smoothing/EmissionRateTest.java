@@ -216,9 +216,10 @@ class EmissionRateTest {
 
   /**
    * A swap's crawl holds the levels: a caller slowed to a trickle by delta' pulls nothing down
-   * while it lasts (without the hold the levels fall to the floor within a second, which told the
-   * store a swap had started and left the swaps to the floor's batches); the first window after
-   * the crawl counts only what came after it; an emitter that cannot keep up still steps down.
+   * while it lasts, nor in the window in which it ends (without the hold the levels fall to the
+   * floor within a second, which told the store a swap had started and left the swaps to the
+   * floor's batches); arrivals may still raise the level; an emitter that cannot keep up still
+   * steps down.
    */
   @Test
   void aSwapsCrawl_holdsTheLevels_theWindowAfterItStartsAfresh_andOverloadStillCounts() {
@@ -237,6 +238,15 @@ class EmissionRateTest {
       }
     }
     assertTrue(after[1] <= 200, "without the hold the crawl takes the level to the floor: " + after[1]);
+
+    // an open-loop load that arrives during the crawl still raises the level
+    Sim rising = new Sim(rate(64), 20_000, 5_000);
+    rising.run(2, 30);
+    double low = rising.rate.batchesPerSecond();
+    rising.hold = true;
+    rising.run(1, 5000);
+    assertTrue(rising.rate.batchesPerSecond() > 4 * low, "held, yet arrivals raise the level: " + low + " -> "
+        + rising.rate.batchesPerSecond());
 
     Sim slow = new Sim(rate(64), 20_000, 5_000);
     slow.run(2, 3000);

@@ -1,5 +1,6 @@
 package io.pancakej.smoothing;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -59,5 +60,27 @@ class SwapCrawlLevelTest {
         caller.join();
       }
     }
+  }
+
+  /**
+   * A swap that stops making progress (a damaged replica whose value never comes) stops holding the
+   * levels after {@link Transition#STALL_NANOS}: otherwise the level would stop following the
+   * callers for as long as the swap stays open, which the store, having damaged the label, could see.
+   */
+  @Test
+  void aSwapThatMakesNoProgress_stopsHoldingTheLevels() {
+    ReplicaPlan from = ReplicaPlan.build(ReplicaPlanTest.zipf(50, 0.3, 0), new java.util.SplittableRandom(1));
+    ReplicaPlan.Successor next = from.successor(ReplicaPlanTest.zipf(50, 1.3, 0), new java.util.SplittableRandom(2));
+    Transition t = new Transition(from, next.plan(), next.swaps());
+    long s = Transition.STALL_NANOS;
+    assertTrue(t.crawls(1_000));
+    assertTrue(t.crawls(1_000 + s - 1), "within the stall limit");
+    assertFalse(t.crawls(1_000 + s), "no swap for the stall limit: not held");
+    t.completeSwap(next.swaps()[0]);
+    assertTrue(t.crawls(2 * s), "a swap done: held again");
+    for (int r : next.swaps()) {
+      t.completeSwap(r);
+    }
+    assertFalse(t.crawls(2 * s + 1), "every swap done");
   }
 }
