@@ -4,8 +4,8 @@ package io.pancakej.smoothing;
  * How many batches the emitter sends, and how they are grouped into ticks: two levels chosen once
  * per coarse window, from the number of requests that arrived in the previous window and from how
  * busy the emitter and the serving thread were -- never from the queue, the coins or what batches
- * served -- except while a swap's ticks crawl (below). A window is as busy as the busier of the two. Levels are
- * quarter octaves ({@code 2^(1/4)} apart).
+ * served -- except while a swap's ticks crawl (below). A window is as busy as the busier of the
+ * two. Levels are quarter octaves ({@code 2^(1/4)} apart).
  *
  * <p>The <em>batch level</em> L sets the batches per second, about {@code floor x 2^(L/4)}. A
  * window asks for {@code h x arrivals / (B x delta)} batches per second: {@code h} = {@value #ROOMY}
@@ -44,15 +44,15 @@ package io.pancakej.smoothing;
  * and a probe that overloads the next window is taken back, with no probe for
  * {@value #PROBE_COOLDOWN} windows.
  *
- * <p>While a replica swap's ticks crawl at delta' (a transition's: {@link Transition#sampling})
- * the batch level is <em>held</em>: in a window with such a tick the arrivals may raise it, never
- * lower it (it still steps down when the emitter cannot keep up; the tick level's probes, which
- * follow how busy it is, go on). The windows keep their grid. A swap that stops making progress
- * (a damaged replica whose value never comes) stops the hold ({@link Transition#crawls}). The crawl is the proxy's
- * own doing: a closed-loop caller, served at delta' instead of 1/2, slows down, and a level that
- * followed it fell to the floor within a second of the swap's install, told the store so, and left
- * the swaps to the floor's batches (about 100 s for some 1 000 swaps at 2 000 keys, against a
- * second or two at the level it had; results/timing/plan-ahead).
+ * <p>While a replica swap's ticks crawl at delta' ({@link Transition#crawls}) the batch level is
+ * <em>held</em>: in a window with such a tick the arrivals may raise it, never lower it (it still
+ * steps down when the emitter cannot keep up; the tick level's probes, which follow how busy it
+ * is, go on). The windows keep their grid. A swap that stops making progress (a damaged replica
+ * whose value never comes) stops the hold. The crawl is the proxy's own doing: a closed-loop
+ * caller, served at delta' instead of 1/2, slows down, and a level that followed it fell to the
+ * floor within a second of the swap's install, told the store so, and left the swaps to the
+ * floor's batches (about 100 s for some 1 000 swaps at 2 000 keys, against a second or two at the
+ * level it had; results/timing/plan-ahead).
  *
  * <p>What the store learns is the pair of levels: a coarse, logarithmic staircase of the request
  * rate and of how long this machine takes for a tick.

@@ -117,7 +117,8 @@ final class Proxy implements Engine {
     this.emitter = new Emitter(runner, new EmissionRate(config.pacerRate(), config.tickRateMax(),
         config.tickBatchesMax(), batchSize, Emitter.WINDOW_NANOS), requests.count::sum, threads(config, "pancake-emitter"),
         clock, config.emitterCpu(), pauses,
-        () -> this.phase instanceof Transition t && t.crawls(this.clock.nanoTime())); // the phase in force, not the one opened with
+        // the phase in force (the field), not the one the proxy opened with (the parameter)
+        () -> this.phase instanceof Transition t && t.crawls(this.clock.nanoTime()));
     this.transitions = new Transitions(this, Integer.highestOneBit(config.tickBatchesMax()), estimateSamples,
         estimateSource, threads(config, "pancake-planner"));
     this.estimator = config.adapt()
