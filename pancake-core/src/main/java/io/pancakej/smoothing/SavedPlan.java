@@ -7,6 +7,7 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -82,25 +83,15 @@ record SavedPlan(byte[] fromLayout, double[] estimate, int[] ownerOf, int[] inde
   static byte[] layout(ReplicaPlan plan) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      byte[] buf = new byte[8 * 1024];
-      int at = 0;
+      ByteBuffer buf = ByteBuffer.allocate(8 * 1024);
       for (int r = 0; r < plan.ownerOf.length; r++) {
-        if (at == buf.length) {
-          sha.update(buf, 0, at);
-          at = 0;
+        if (buf.remaining() < 8) {
+          sha.update(buf.flip());
+          buf.clear();
         }
-        int o = plan.ownerOf[r];
-        int i = plan.indexOf[r];
-        buf[at++] = (byte) (o >>> 24);
-        buf[at++] = (byte) (o >>> 16);
-        buf[at++] = (byte) (o >>> 8);
-        buf[at++] = (byte) o;
-        buf[at++] = (byte) (i >>> 24);
-        buf[at++] = (byte) (i >>> 16);
-        buf[at++] = (byte) (i >>> 8);
-        buf[at++] = (byte) i;
+        buf.putInt(plan.ownerOf[r]).putInt(plan.indexOf[r]);
       }
-      sha.update(buf, 0, at);
+      sha.update(buf.flip());
       return sha.digest();
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);

@@ -267,7 +267,7 @@ final class StateDirectory implements AutoCloseable {
   void deletePlan(long number) {
     try {
       Files.deleteIfExists(dir.resolve(planFile(number)));
-      forceDirectory();
+      SealedFile.forceDirectory(dir);
     } catch (IOException e) {
       throw new StateException("cannot delete saved plan " + dir.resolve(planFile(number)) + ": " + e.getMessage(), e);
     }
@@ -295,14 +295,6 @@ final class StateDirectory implements AutoCloseable {
       }
     } catch (IOException e) {
       throw new StateException("cannot delete saved plans in " + dir + ": " + e.getMessage(), e);
-    }
-  }
-
-  private void forceDirectory() {
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-      d.force(true);
-    } catch (IOException | UnsupportedOperationException ignored) {
-      // best effort, as SealedFile.replace's
     }
   }
 

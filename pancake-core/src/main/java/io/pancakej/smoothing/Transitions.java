@@ -11,6 +11,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Moves the {@link Proxy} from one replica plan to the next (paper section 5.1): a new estimate
@@ -47,7 +48,7 @@ final class Transitions {
    */
   private final ThreadPoolExecutor planner;
   /** Held by {@link #start} from its plan's save to its install. */
-  private final java.util.concurrent.locks.ReentrantLock planning = new java.util.concurrent.locks.ReentrantLock();
+  private final ReentrantLock planning = new ReentrantLock();
 
   Transitions(Proxy proxy, int maxBatchesPerTick, long estimateSamples, String estimateSource,
       ThreadFactory plannerThreads) {

@@ -153,11 +153,7 @@ final class WriteAheadLog implements AutoCloseable {
     }
     if (sync == WalSync.FSYNC) {
       // fsync'ed records are only durable if the file's directory entry is
-      try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-        d.force(true);
-      } catch (IOException ignored) {
-        // some file systems cannot fsync a directory
-      }
+      io.pancakej.state.SealedFile.forceDirectory(dir);
     }
     return ch;
   }

@@ -80,6 +80,14 @@ public final class SealedFile {
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(tmp, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
     }
+    forceDirectory(dir);
+  }
+
+  /**
+   * Forces {@code dir}'s entries to disk (a created, renamed or deleted file then survives a power
+   * loss), best effort: some file systems cannot fsync a directory.
+   */
+  public static void forceDirectory(Path dir) {
     try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
       d.force(true);
     } catch (IOException | UnsupportedOperationException ignored) {
