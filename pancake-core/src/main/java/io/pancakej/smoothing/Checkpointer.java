@@ -395,18 +395,36 @@ final class Checkpointer implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    stopThread();
+    try {
+      checkpointUnlessCurrent();
+    } finally {
+      stopSaver();
+      awaitTermination(saver); // an interrupted close still waits: the state directory is released after it
+    }
+  }
+
+  /**
+   * Stops the scheduled checkpoints without a last one: the proxy closes while a store call has not
+   * returned ({@link Proxy#close}), whose thread holds what a checkpoint's copy needs. A reopen
+   * recovers from the last checkpoint and the log.
+   */
+  void closeWithoutCheckpoint() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    stopThread();
+    stopSaver();
+    awaitTermination(saver);
+  }
+
+  private void stopThread() {
     stopped = true;
     LockSupport.unpark(thread);
     try {
       thread.join(TimeUnit.SECONDS.toMillis(30));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-    try {
-      checkpointUnlessCurrent();
-    } finally {
-      stopSaver();
-      awaitTermination(saver); // an interrupted close still waits: the state directory is released after it
     }
   }
 

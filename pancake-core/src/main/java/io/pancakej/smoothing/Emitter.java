@@ -287,6 +287,28 @@ final class Emitter implements AutoCloseable {
   }
 
   private static final long MAX_OVERSLEEP = TimeUnit.MILLISECONDS.toNanos(1);
+  /** How long {@link #close} waits for the thread to end (a store call may never return). */
+  private volatile long stopWaitNanos = TimeUnit.SECONDS.toNanos(30);
+
+  /** Sets how long {@link #close} waits for the thread (tests of a store call that never returns). */
+  void stopWait(long nanos) {
+    stopWaitNanos = nanos;
+  }
+
+  /** How long {@link #close} waits for the thread to end. */
+  long stopWaitNanos() {
+    return stopWaitNanos;
+  }
+
+  /** True once the thread has ended (or never started). */
+  boolean stopped() {
+    return !thread.isAlive();
+  }
+
+  /** The emitter's thread (joined after a close that could not wait for it). */
+  Thread thread() {
+    return thread;
+  }
   private long oversleep = TimeUnit.MICROSECONDS.toNanos(100);
 
   /** Stops the clock and waits for the call in flight; the write-backs still owed are sent by the caller ({@link TickRunner#flush}). */
@@ -313,12 +335,12 @@ final class Emitter implements AutoCloseable {
   }
 
   /**
-   * Waits up to 30 s for the thread to end, through interrupts (an interrupted caller must not
-   * leave it running); returns whether the caller was interrupted, with its flag cleared.
+   * Waits up to 30 s ({@link #stopWait}) for the thread to end, through interrupts (an interrupted
+   * caller must not leave it running); returns whether the caller was interrupted, with its flag cleared.
    */
   private boolean awaitEnd() {
     boolean interrupted = Thread.interrupted();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    long deadline = System.nanoTime() + stopWaitNanos;
     while (thread.isAlive() && deadline - System.nanoTime() > 0) {
       try {
         thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));

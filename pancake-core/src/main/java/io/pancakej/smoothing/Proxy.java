@@ -39,6 +39,7 @@ import io.pancakej.store.KvStore;
  * replica-swapping {@link Transition} takes the write side, so no tick straddles two phases.
  */
 final class Proxy implements Engine {
+  private static final System.Logger LOG = System.getLogger("io.pancakej");
   final KvStore store;
   final StateDirectory stateDir;
   final MasterKey masterKey;
@@ -317,9 +318,13 @@ final class Proxy implements Engine {
     if (!open.compareAndSet(true, false)) {
       return;
     }
+    long deadline = System.nanoTime() + emitter.stopWaitNanos();
+    emitter.close(); // the pauses waiting for a slot run as it stops
+    if (!emitter.stopped() || !runner.awaitServed(Math.max(0, deadline - System.nanoTime()))) {
+      closeWithoutTheStore(); // throws
+    }
     PancakeException failure = null;
     try {
-      emitter.close(); // the pauses waiting for a slot run as it stops
       transitions.closePlanner(); // the plan changes asked for so far are done
       if (estimator != null) {
         estimator.close();
@@ -356,6 +361,69 @@ final class Proxy implements Engine {
     if (failure != null) {
       throw failure;
     }
+  }
+
+  /**
+   * Closes while a store call has not returned: the emitter or the serving thread waits in it (an
+   * application's own store that hangs, a Redis client without a timeout), holding the runner and
+   * the phase lock that a flush and a checkpoint need, so close cannot wait for it. What waits
+   * fails (the queued requests, those of the ticks sent, the pauses asked for); nothing is flushed
+   * and no last checkpoint is taken, so a reopen recovers as after a crash, from the last
+   * checkpoint and the log, which hold every acknowledged write. The store, the log files and the
+   * state directory are closed only once the stuck threads have ended: until then a reopen fails
+   * with the directory in use, so a call that returns late cannot land under a new proxy.
+   */
+  private void closeWithoutTheStore() {
+    PancakeException failure = new PancakeException(String.format(
+        "the proxy's threads did not stop within %d s: a store call has not returned (%s). Closed without"
+            + " the last checkpoint: a reopen recovers every acknowledged write from the state file and the"
+            + " log. Requests in flight failed, and may still take effect if the call returns; the state"
+            + " directory stays locked until it does", java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(
+            emitter.stopWaitNanos()), store.describe()));
+    try {
+      pauses.abandon(failure); // the planner's and the checkpoints' waits for a slot end
+      transitions.closePlanner();
+      if (estimator != null) {
+        estimator.close();
+      }
+      requests.failQueued();
+      runner.abandon(failure);
+      requests.closeCallbacks();
+      log.close();
+      checkpointer.closeWithoutCheckpoint();
+    } catch (RuntimeException e) {
+      failure.addSuppressed(e);
+    } finally {
+      aead.close();
+    }
+    Thread stuck = emitter.thread();
+    Thread serving = runner.servingThread();
+    Thread closer = new Thread(() -> {
+      try {
+        stuck.join();
+        if (serving != null) {
+          serving.join();
+        }
+        try {
+          store.close();
+        } finally {
+          try {
+            wal.close();
+          } finally {
+            stateDir.close();
+          }
+        }
+        LOG.log(System.Logger.Level.INFO, "the store call returned: the state directory " + stateDir.path()
+            + " is released");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "closing after a store call that returned late failed: " + e.getMessage());
+      }
+    }, "pancake-close");
+    closer.setDaemon(true);
+    closer.start();
+    throw failure;
   }
 
   // ---------------------------------------------------------------- requests

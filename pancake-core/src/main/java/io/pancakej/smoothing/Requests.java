@@ -52,6 +52,11 @@ final class Requests {
 
   /** Binds and frees run under the phase read lock so that a checkpoint never splits one from its log record. */
   private int acquire(byte[] key, boolean bind) {
+    if (!proxy.isOpen()) {
+      // before the lock: after a close that gave up on a store call, a tick stuck in it may hold the
+      // lock's writers off, and readers queue behind them
+      throw new PancakeException("the PANCAKE client is closed");
+    }
     long stamp = proxy.phaseLock.readLock();
     try {
       return proxy.keys.acquire(key, bind);

@@ -95,6 +95,10 @@ final class TickPauses {
   private volatile boolean pending;
   /** The silence of the next padded pause (emitter thread; read by tests). */
   private volatile long budgetNanos;
+  /** Set once the proxy closed without its emitter ({@link #abandon}): every pause fails with it (guarded by {@link #monitor}). */
+  private RuntimeException abandoned;
+  /** The pauses the emitter has taken and not run yet (guarded by {@link #monitor}): {@link #abandon} fails them too. */
+  private List<Pause<?>> inHand = List.of();
 
   TickPauses(StampedLock lock, Clock clock, long checkpointIntervalNanos) {
     this(lock, clock, checkpointIntervalNanos, () -> false, () -> {});
@@ -159,6 +163,7 @@ final class TickPauses {
   <T> T runInSlot(Supplier<T> task, SlotWork work) {
     Pause<T> pause;
     synchronized (monitor) {
+      checkNotAbandoned();
       if (!queuesForEmitter()) {
         pause = null;
       } else {
@@ -220,6 +225,7 @@ final class TickPauses {
     Pause<T> pause;
     Thread wake = null;
     synchronized (monitor) {
+      checkNotAbandoned();
       if (!queuesForEmitter()) {
         pause = null;
       } else {
@@ -235,9 +241,29 @@ final class TickPauses {
     return pause == null ? runHere(task) : awaitRun(pause);
   }
 
-  /** Runs {@code task} on the calling thread with the write lock held. */
+  /**
+   * Runs {@code task} on the calling thread with the write lock held. The lock waits for the
+   * servings under way; one stuck in a store call holds it off for good, so the wait gives up once
+   * the proxy {@link #abandon}s it.
+   */
   private <T> T runHere(Supplier<T> task) {
-    long stamp = lock.writeLock();
+    long stamp = 0;
+    boolean interrupted = false;
+    while (stamp == 0) {
+      try {
+        stamp = lock.tryWriteLock(ABANDON_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        interrupted = true; // kept: the pause still runs, as an uninterruptible lock would
+      }
+      if (stamp == 0) {
+        synchronized (monitor) {
+          checkNotAbandoned();
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
     try {
       return task.get();
     } finally {
@@ -258,6 +284,34 @@ final class TickPauses {
         throw err;
       }
       throw e;
+    }
+  }
+
+  /**
+   * The proxy closes while its emitter is stuck in a store call ({@link Proxy#close}): the pauses
+   * waiting for it fail with {@code failure}, and so does every pause asked for from now on (run
+   * on its caller, it would wait for the phase lock, which the tick in that call holds).
+   */
+  void abandon(RuntimeException failure) {
+    List<Pause<?>> left;
+    synchronized (monitor) {
+      abandoned = failure;
+      left = takeSlot(true);
+      left.addAll(takeQueued());
+      left.addAll(inHand);
+    }
+    for (Pause<?> p : left) {
+      p.done.completeExceptionally(failure); // a pause the emitter runs later sees it done and skips it
+    }
+  }
+
+  /** How often a pause waiting for the write lock on its caller's thread checks for {@link #abandon}. */
+  private static final long ABANDON_CHECK_MILLIS = 50;
+
+  /** Throws once {@link #abandon}ed (guarded by {@link #monitor}). */
+  private void checkNotAbandoned() {
+    if (abandoned != null) {
+      throw new PancakeException("the PANCAKE client was closed while a store call had not returned", abandoned);
     }
   }
 
@@ -416,7 +470,10 @@ final class TickPauses {
     if (pauses.isEmpty() && !always) {
       return false;
     }
-    long stamp = lock.writeLock();
+    synchronized (monitor) {
+      inHand = pauses;
+    }
+    long stamp = lock.writeLock(); // waits for the servings under way: one stuck in a store call waits forever
     try {
       for (Pause<?> p : pauses) {
         padded |= p.padded;
@@ -424,6 +481,9 @@ final class TickPauses {
       }
     } finally {
       lock.unlockWrite(stamp);
+      synchronized (monitor) {
+        inHand = List.of();
+      }
     }
     return padded;
   }
@@ -440,6 +500,9 @@ final class TickPauses {
     }
 
     void runNow() {
+      if (done.isDone()) {
+        return; // failed by abandon: its caller has moved on
+      }
       try {
         done.complete(task.get());
       } catch (Throwable e) {

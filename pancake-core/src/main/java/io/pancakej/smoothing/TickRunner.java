@@ -12,6 +12,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.random.RandomGenerator;
 
 import io.pancakej.smoothing.TickServing.Owed;
@@ -67,6 +69,13 @@ final class TickRunner implements Ticks {
   private final UnsentWriteBacks unsent = new UnsentWriteBacks(WRITE_BACK_LAG);
   /** The servings of the last ticks sent, oldest first (at most {@link #WRITE_BACK_LAG}). */
   private final ArrayDeque<CompletableFuture<Void>> servings = new ArrayDeque<>();
+  /**
+   * The requests of the ticks sent and not served yet, by tick number modulo its length (at most
+   * {@link #WRITE_BACK_LAG} ticks are in flight): a store call that never returns leaves them
+   * waiting, and {@link #abandon} fails them. Set by the sender, cleared by the serving; the same
+   * work on every tick, whatever it served.
+   */
+  private final AtomicReferenceArray<Request[]> unanswered = new AtomicReferenceArray<>(2 * WRITE_BACK_LAG);
   /** The serving of the last tick sent. */
   private CompletableFuture<Void> previous = CompletableFuture.completedFuture(null);
   /** The next tick's number. */
@@ -110,6 +119,37 @@ final class TickRunner implements Ticks {
   /** True on the thread that serves requests (where a merge function runs). */
   boolean isServingThread() {
     return Thread.currentThread() == serverThread;
+  }
+
+  /**
+   * Waits up to {@code nanos} for the serving of every tick sent (the emitter has stopped, so no
+   * tick is under way); false if one is still waiting for its store call.
+   */
+  synchronized boolean awaitServed(long nanos) {
+    try {
+      previous.get(nanos, TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      return false;
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
+      // a failed serving failed its own requests
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return previous.isDone();
+    }
+    return true;
+  }
+
+  /**
+   * A store call has not returned and the proxy closes without it ({@link Proxy#close}): the
+   * requests of every tick sent and not served fail with {@code failure}, and the serving thread
+   * stops after the serving it is in (not waited for: it may be the one waiting for the store).
+   * Takes no monitor, which the thread in the store call may hold.
+   */
+  void abandon(RuntimeException failure) {
+    for (int i = 0; i < unanswered.length(); i++) {
+      TickServing.fail(unanswered.getAndSet(i, null), failure);
+    }
+    server.shutdown();
   }
 
   /** Waits for the ticks sent to be served (their answers given) and stops the serving thread (after the last flush). */
@@ -336,6 +376,8 @@ final class TickRunner implements Ticks {
       // sent now, its reply read by the serving thread: the next tick may leave before it is back
       KvStore.PendingReply reply = proxy.store.sendPutGet(writeLabels, writeValues, labels);
       Request[] dequeued = served;
+      int inFlight = (int) (tick % unanswered.length());
+      unanswered.set(inFlight, dequeued);
       CompletableFuture<Void> serve = new CompletableFuture<>();
       server.execute(() -> {
         try {
@@ -344,6 +386,8 @@ final class TickRunner implements Ticks {
           serve.complete(null);
         } catch (Throwable e) {
           serve.completeExceptionally(e);
+        } finally {
+          unanswered.compareAndSet(inFlight, dequeued, null);
         }
         // then the thread parks in its executor's queue until the next tick is handed over: a
         // serving thread that waited on its core instead (yielding, 2026-11-26 to 11-28) kept both
@@ -363,6 +407,7 @@ final class TickRunner implements Ticks {
       throw e;
     } finally {
       if (!handedOver) {
+        unanswered.compareAndSet((int) (tick % unanswered.length()), served, null);
         proxy.phaseLock.unlockRead(stamp);
         // a tick that never reached the serving thread still takes its place: servings counts ticks
         servings.addLast(CompletableFuture.completedFuture(null));

@@ -26,6 +26,11 @@ final class ProxyProbe {
     return proxy.runner.serving.opener().open(p, r, label, proxy.store.get(label));
   }
 
+  /** How long close waits for the emitter's thread to end (a store call that never returns). */
+  static void emitterStopWait(Proxy proxy, java.time.Duration wait) {
+    proxy.emitter.stopWait(wait.toNanos());
+  }
+
   /** Runs one tick of one batch now, on the caller's thread, serving included. */
   static void idleBatch(Proxy proxy) {
     proxy.runner.tick(1);
