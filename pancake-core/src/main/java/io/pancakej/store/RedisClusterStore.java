@@ -163,7 +163,9 @@ public final class RedisClusterStore implements KvStore {
       seeds.add(new HostAndPort(s.substring(0, colon), port));
     }
     String password = props.getProperty(Stores.REDIS_PASSWORD_PROPERTY);
-    int timeout = PropertyReader.intValue(props, Stores.REDIS_TIMEOUT_PROPERTY, RedisStore.DEFAULT_TIMEOUT_MS);
+    // 0: no timeout (a server that stops answering then holds the proxy's threads until it answers)
+    int timeout = PropertyReader.intValue(props, Stores.REDIS_TIMEOUT_PROPERTY, RedisStore.DEFAULT_TIMEOUT_MS, 0,
+        Integer.MAX_VALUE);
     try {
       return new RedisClusterStore(seeds, password == null || password.isEmpty() ? null : password, timeout);
     } catch (JedisException e) {

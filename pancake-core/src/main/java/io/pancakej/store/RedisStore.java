@@ -72,7 +72,8 @@ public final class RedisStore implements KvStore {
     int port = PropertyReader.intValue(props, Stores.REDIS_PORT_PROPERTY, DEFAULT_PORT, Stores.MIN_PORT, Stores.MAX_PORT);
     String password = props.getProperty(Stores.REDIS_PASSWORD_PROPERTY);
     int db = PropertyReader.intValue(props, Stores.REDIS_DB_PROPERTY, DEFAULT_DB);
-    int timeout = PropertyReader.intValue(props, Stores.REDIS_TIMEOUT_PROPERTY, DEFAULT_TIMEOUT_MS);
+    // 0: no timeout (a server that stops answering then holds the proxy's threads until it answers)
+    int timeout = PropertyReader.intValue(props, Stores.REDIS_TIMEOUT_PROPERTY, DEFAULT_TIMEOUT_MS, 0, Integer.MAX_VALUE);
     RedisStore store = new RedisStore(host, port, password == null || password.isEmpty() ? null : password, db, timeout);
     try (Jedis j = store.pool.getResource()) {
       j.ping();

@@ -48,6 +48,19 @@ class StoresTest {
   }
 
   @Test
+  void open_withANegativeRedisTimeout_isAConfigExceptionNamingPropertyAndRange() {
+    for (String store : new String[] {"redis", "redis-cluster"}) {
+      Properties p = new Properties();
+      p.setProperty(Stores.STORE_PROPERTY, store);
+      p.setProperty(Stores.REDIS_CLUSTER_NODES_PROPERTY, "127.0.0.1:7000");
+      p.setProperty(Stores.REDIS_TIMEOUT_PROPERTY, "-1");
+      ConfigException e = assertThrows(ConfigException.class, () -> Stores.open(p), store);
+      String m = e.getMessage();
+      assertTrue(m.contains("redis.timeout") && m.contains("'-1'") && m.contains("0.."), m);
+    }
+  }
+
+  @Test
   void open_redisClusterWithASeedPortOutOfRange_isAConfigExceptionNamingNodeAndRange() {
     Properties p = new Properties();
     p.setProperty(Stores.STORE_PROPERTY, "redis-cluster");
