@@ -418,6 +418,12 @@ final class Checkpointer implements AutoCloseable {
     awaitTermination(saver);
   }
 
+  /** Waits, without a limit, for the thread and the saver to end (after {@link #closeWithoutCheckpoint}). */
+  void awaitStopped() throws InterruptedException {
+    thread.join();
+    saver.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+  }
+
   private void stopThread() {
     stopped = true;
     LockSupport.unpark(thread);

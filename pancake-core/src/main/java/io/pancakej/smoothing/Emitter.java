@@ -156,6 +156,11 @@ final class Emitter implements AutoCloseable {
   private void loop() {
     try {
       run();
+    } catch (RuntimeException e) {
+      if (running) {
+        throw e;
+      }
+      // closed: a store call that returned after close gave up on it met the closed proxy
     } finally {
       if (pauses != null) {
         pauses.emitterStopped(); // the pauses asked for meanwhile run here; later ones on their callers

@@ -223,6 +223,11 @@ final class LogWriter implements AutoCloseable {
     appended.clear();
   }
 
+  /** Waits, without a limit, for the thread to end (after a close that gave up on a stuck store call). */
+  void awaitStopped() throws InterruptedException {
+    thread.join();
+  }
+
   /** Appends what is queued, then stops the thread. */
   @Override
   public void close() {

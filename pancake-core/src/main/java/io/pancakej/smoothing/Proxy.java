@@ -318,10 +318,23 @@ final class Proxy implements Engine {
     if (!open.compareAndSet(true, false)) {
       return;
     }
+    // close is bounded and not interruptible: an interrupt would close the file channels of its
+    // last checkpoint's log rotation and save (ClosedByInterruptException); the caller keeps it
+    boolean interrupted = Thread.interrupted();
+    try {
+      closeOpen();
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void closeOpen() {
     long deadline = System.nanoTime() + emitter.stopWaitNanos();
     emitter.close(); // the pauses waiting for a slot run as it stops
     if (!emitter.stopped() || !runner.awaitServed(Math.max(0, deadline - System.nanoTime()))) {
-      closeWithoutTheStore(); // throws
+      throw closeWithoutTheStore();
     }
     PancakeException failure = null;
     try {
@@ -364,46 +377,47 @@ final class Proxy implements Engine {
   }
 
   /**
-   * Closes while a store call has not returned: the emitter or the serving thread waits in it (an
-   * application's own store that hangs, a Redis client without a timeout), holding the runner and
-   * the phase lock that a flush and a checkpoint need, so close cannot wait for it. What waits
-   * fails (the queued requests, those of the ticks sent, the pauses asked for); nothing is flushed
-   * and no last checkpoint is taken, so a reopen recovers as after a crash, from the last
-   * checkpoint and the log, which hold every acknowledged write. The store, the log files and the
-   * state directory are closed only once the stuck threads have ended: until then a reopen fails
-   * with the directory in use, so a call that returns late cannot land under a new proxy.
+   * Closes while a store call has not returned, and returns the failure to throw: the emitter or
+   * the serving thread waits in it (an application's own store that hangs, a Redis client without
+   * a timeout), holding the runner and the phase lock that a flush and a checkpoint need, so close
+   * cannot wait for it. What waits fails (the queued requests, those of the ticks sent, the pauses
+   * asked for); nothing is flushed and no last checkpoint is taken, so a reopen recovers as after a
+   * crash, from the last checkpoint and the log, which hold every acknowledged write. The store, the
+   * log files and the state directory are closed only once every thread that may still use them
+   * has ended: until then a reopen fails with the directory in use, so a call that returns late
+   * cannot land under a new proxy.
    */
-  private void closeWithoutTheStore() {
+  private PancakeException closeWithoutTheStore() {
     PancakeException failure = new PancakeException(String.format(
         "the proxy's threads did not stop within %d s: a store call has not returned (%s). Closed without"
             + " the last checkpoint: a reopen recovers every acknowledged write from the state file and the"
             + " log. Requests in flight failed, and may still take effect if the call returns; the state"
             + " directory stays locked until it does", java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(
             emitter.stopWaitNanos()), store.describe()));
-    try {
-      pauses.abandon(failure); // the planner's and the checkpoints' waits for a slot end
-      transitions.closePlanner();
-      if (estimator != null) {
-        estimator.close();
-      }
-      requests.failQueued();
-      runner.abandon(failure);
-      requests.closeCallbacks();
-      log.close();
-      checkpointer.closeWithoutCheckpoint();
-    } catch (RuntimeException e) {
-      failure.addSuppressed(e);
-    } finally {
-      aead.close();
+    // each step on its own: one that fails must not leave the next one's waiters hanging
+    step(failure, () -> pauses.abandon(failure)); // the planner's and the checkpoints' waits for a slot end
+    step(failure, () -> runner.abandon(failure)); // the requests of the ticks sent fail
+    step(failure, requests::failQueued);
+    step(failure, transitions::closePlanner);
+    if (estimator != null) {
+      step(failure, estimator::close);
     }
-    Thread stuck = emitter.thread();
-    Thread serving = runner.servingThread();
+    step(failure, requests::closeCallbacks);
+    step(failure, log::close);
+    step(failure, checkpointer::closeWithoutCheckpoint);
+    step(failure, aead::close);
+    Thread emitterThread = emitter.thread();
+    Thread servingThread = runner.servingThread();
     Thread closer = new Thread(() -> {
       try {
-        stuck.join();
-        if (serving != null) {
-          serving.join();
+        // every thread that may still write to the store, the log or the state directory
+        emitterThread.join();
+        if (servingThread != null) {
+          servingThread.join();
         }
+        transitions.awaitPlannerStopped();
+        log.awaitStopped();
+        checkpointer.awaitStopped();
         try {
           store.close();
         } finally {
@@ -420,10 +434,18 @@ final class Proxy implements Engine {
       } catch (RuntimeException e) {
         LOG.log(System.Logger.Level.WARNING, "closing after a store call that returned late failed: " + e.getMessage());
       }
-    }, "pancake-close");
+    }, "pancake-close"); // a daemon, not the application's factory's: it must not keep the JVM alive
     closer.setDaemon(true);
     closer.start();
-    throw failure;
+    return failure;
+  }
+
+  private static void step(PancakeException failure, Runnable step) {
+    try {
+      step.run();
+    } catch (RuntimeException e) {
+      failure.addSuppressed(e);
+    }
   }
 
   // ---------------------------------------------------------------- requests

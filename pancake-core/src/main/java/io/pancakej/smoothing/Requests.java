@@ -53,8 +53,8 @@ final class Requests {
   /** Binds and frees run under the phase read lock so that a checkpoint never splits one from its log record. */
   private int acquire(byte[] key, boolean bind) {
     if (!proxy.isOpen()) {
-      // before the lock: after a close that gave up on a store call, a tick stuck in it may hold the
-      // lock's writers off, and readers queue behind them
+      // before the lock: after a close that gave up on a store call, a tick stuck in it holds the
+      // lock's writers off, and a reader that finds one waiting may queue behind it
       throw new PancakeException("the PANCAKE client is closed");
     }
     long stamp = proxy.phaseLock.readLock();

@@ -241,28 +241,13 @@ final class TickPauses {
     return pause == null ? runHere(task) : awaitRun(pause);
   }
 
-  /**
-   * Runs {@code task} on the calling thread with the write lock held. The lock waits for the
-   * servings under way; one stuck in a store call holds it off for good, so the wait gives up once
-   * the proxy {@link #abandon}s it.
-   */
+  /** Runs {@code task} on the calling thread with the write lock held. */
   private <T> T runHere(Supplier<T> task) {
-    long stamp = 0;
-    boolean interrupted = false;
-    while (stamp == 0) {
-      try {
-        stamp = lock.tryWriteLock(ABANDON_CHECK_MILLIS, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        interrupted = true; // kept: the pause still runs, as an uninterruptible lock would
+    long stamp = writeLockUnlessAbandoned();
+    if (stamp == 0) {
+      synchronized (monitor) {
+        throw abandonedFailure();
       }
-      if (stamp == 0) {
-        synchronized (monitor) {
-          checkNotAbandoned();
-        }
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
     }
     try {
       return task.get();
@@ -305,14 +290,50 @@ final class TickPauses {
     }
   }
 
-  /** How often a pause waiting for the write lock on its caller's thread checks for {@link #abandon}. */
+  /** How often a wait for the write lock checks for {@link #abandon}. */
   private static final long ABANDON_CHECK_MILLIS = 50;
+
+  /**
+   * The write lock, or 0 once {@link #abandon}ed. It waits for the servings under way, and one stuck
+   * in a store call holds it off for good: the wait goes in steps, each checking for the abandon
+   * (a wait over a step is already longer than a slot's budget). Interrupts are kept, not obeyed,
+   * as an uninterruptible lock's wait would.
+   */
+  private long writeLockUnlessAbandoned() {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          long stamp = lock.tryWriteLock(ABANDON_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+          if (stamp != 0) {
+            return stamp;
+          }
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+        synchronized (monitor) {
+          if (abandoned != null) {
+            return 0;
+          }
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
 
   /** Throws once {@link #abandon}ed (guarded by {@link #monitor}). */
   private void checkNotAbandoned() {
     if (abandoned != null) {
-      throw new PancakeException("the PANCAKE client was closed while a store call had not returned", abandoned);
+      throw abandonedFailure();
     }
+  }
+
+  /** The failure of a pause asked for after {@link #abandon} (guarded by {@link #monitor}). */
+  private PancakeException abandonedFailure() {
+    return new PancakeException("the PANCAKE client was closed while a store call had not returned", abandoned);
   }
 
   /** From now on the pauses run on the calling thread, the emitter's, through {@link #runDue}. */
@@ -335,6 +356,7 @@ final class TickPauses {
       emitter = null;
       left = takeSlot(true);
       left.addAll(takeQueued());
+      inHand = left;
     }
     if (!left.isEmpty()) {
       runAll(left, false);
@@ -376,6 +398,7 @@ final class TickPauses {
       List<Pause<?>> now = takeQueued();
       atOnceRun += now.size();
       due.addAll(now);
+      inHand = due;
     }
     if (due.isEmpty() && !slot) {
       return 0;
@@ -470,10 +493,10 @@ final class TickPauses {
     if (pauses.isEmpty() && !always) {
       return false;
     }
-    synchronized (monitor) {
-      inHand = pauses;
+    long stamp = writeLockUnlessAbandoned();
+    if (stamp == 0) {
+      return false; // abandoned: these pauses have failed
     }
-    long stamp = lock.writeLock(); // waits for the servings under way: one stuck in a store call waits forever
     try {
       for (Pause<?> p : pauses) {
         padded |= p.padded;

@@ -123,27 +123,38 @@ final class TickRunner implements Ticks {
 
   /**
    * Waits up to {@code nanos} for the serving of every tick sent (the emitter has stopped, so no
-   * tick is under way); false if one is still waiting for its store call.
+   * tick is under way), through interrupts (the flag is kept: an interrupted close still closes
+   * cleanly); false if one is still waiting for its store call.
    */
   synchronized boolean awaitServed(long nanos) {
+    long deadline = System.nanoTime() + nanos;
+    boolean interrupted = false;
     try {
-      previous.get(nanos, TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      return false;
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
-      // a failed serving failed its own requests
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return previous.isDone();
+      while (true) {
+        try {
+          previous.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+          return true;
+        } catch (TimeoutException e) {
+          return false;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
+          return true; // a failed serving failed its own requests
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
-    return true;
   }
 
   /**
    * A store call has not returned and the proxy closes without it ({@link Proxy#close}): the
-   * requests of every tick sent and not served fail with {@code failure}, and the serving thread
-   * stops after the serving it is in (not waited for: it may be the one waiting for the store).
-   * Takes no monitor, which the thread in the store call may hold.
+   * requests of every tick sent (or being sent) and not served fail with {@code failure}, and the
+   * serving thread ends once the servings handed to it have run (not waited for: one may be waiting
+   * for the store; dropping them instead would leave their read stamps held for good). Takes no
+   * monitor, which the thread in the store call may hold.
    */
   void abandon(RuntimeException failure) {
     for (int i = 0; i < unanswered.length(); i++) {
@@ -361,6 +372,10 @@ final class TickRunner implements Ticks {
         writeLabels.addAll(w.owed().labels());
         writeValues.addAll(w.values());
       }
+      // before the call, which may never return: close then fails these requests (the same work on
+      // every tick, inside the release's spin)
+      int inFlight = (int) (tick % unanswered.length());
+      unanswered.set(inFlight, served);
       long wait = 0;
       if (given == null) {
         long built = System.nanoTime();
@@ -376,8 +391,6 @@ final class TickRunner implements Ticks {
       // sent now, its reply read by the serving thread: the next tick may leave before it is back
       KvStore.PendingReply reply = proxy.store.sendPutGet(writeLabels, writeValues, labels);
       Request[] dequeued = served;
-      int inFlight = (int) (tick % unanswered.length());
-      unanswered.set(inFlight, dequeued);
       CompletableFuture<Void> serve = new CompletableFuture<>();
       server.execute(() -> {
         try {

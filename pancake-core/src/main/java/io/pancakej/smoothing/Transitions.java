@@ -73,6 +73,11 @@ final class Transitions {
     Checkpointer.awaitTermination(planner);
   }
 
+  /** Waits, without a limit, for the planner to end (after {@link #closePlanner} gave up on it). */
+  void awaitPlannerStopped() throws InterruptedException {
+    planner.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+  }
+
   /**
    * Runs a plan change on the planner while the emitter runs its slots, else on the calling thread
    * (at open, after close began, in tests that tick by hand); the future ends with it.

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -41,8 +43,12 @@ class StuckStoreCloseTest {
   @TempDir
   Path dir;
 
-  /** Where a call hangs: in the emitter's send, or in the serving thread's wait for the reply. */
-  enum Where { SEND, REPLY }
+  /**
+   * Where a call hangs: in the emitter's send; in the serving thread's wait for the reply (the
+   * emitter then waits for that serving, or stops); the same with few ticks a second, so that the
+   * emitter reaches a slot and waits there for the phase lock the stuck serving holds.
+   */
+  enum Where { SEND, REPLY, REPLY_SLOW_TICKS }
 
   /** A store whose calls block, once armed, until released. */
   static final class StuckStore extends ForwardingStore {
@@ -93,8 +99,26 @@ class StuckStoreCloseTest {
   }
 
   private Proxy open(Path state, KvStore store) {
+    return open(state, store, 1000);
+  }
+
+  private Proxy open(Path state, KvStore store, double tickRateMax) {
     return Proxy.open(PancakeConfig.builder().stateDir(state).capacity(80).valueSize(48).keySize(16)
-        .pacerRate(1000).seed(5).createIfMissing(true).store(store).build());
+        .pacerRate(Math.min(1000, tickRateMax)).tickRateMax(tickRateMax).seed(5).createIfMissing(true).store(store)
+        .build());
+  }
+
+  /** Puts keys 0..n-1 at once (a few ticks even at 4 a second), and waits for every acknowledgement. */
+  private static void putAll(Proxy proxy, Map<Integer, byte[]> model, int n, String prefix) throws Exception {
+    List<CompletableFuture<Void>> puts = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      byte[] v = (prefix + i).getBytes(StandardCharsets.UTF_8);
+      puts.add(proxy.putAsync(key(i), v));
+      model.put(i, v);
+    }
+    for (CompletableFuture<Void> f : puts) {
+      f.get(60, TimeUnit.SECONDS);
+    }
   }
 
   private static byte[] key(int i) {
@@ -108,34 +132,41 @@ class StuckStoreCloseTest {
     MemoryStore memory = new MemoryStore();
     StuckStore store = new StuckStore(memory, where);
     Map<Integer, byte[]> model = new HashMap<>();
-    Proxy proxy = open(state, store);
-    for (int i = 0; i < 40; i++) {
-      byte[] v = ("value-" + i).getBytes(StandardCharsets.UTF_8);
-      proxy.put(key(i), v);
-      model.put(i, v);
-    }
+    Proxy proxy = open(state, store, where == Where.REPLY_SLOW_TICKS ? 4 : 1000);
+    putAll(proxy, model, 40, "value-");
     proxy.checkpoint();
-    for (int i = 0; i < 10; i++) { // acknowledged after the last checkpoint: only the log has them
-      byte[] v = ("later-" + i).getBytes(StandardCharsets.UTF_8);
-      proxy.put(key(i), v);
-      model.put(i, v);
-    }
+    putAll(proxy, model, 10, "later-"); // acknowledged after the last checkpoint: only the log has them
     ProxyProbe.emitterStopWait(proxy, Duration.ofSeconds(1));
+    List<CompletableFuture<?>> before = new ArrayList<>(); // queued before the block: some in the stuck tick
+    for (int i = 0; i < 100; i++) {
+      before.add(proxy.getAsync(key(i % 40)));
+    }
     store.armed.set(true);
-    assertTrue(store.blocked.await(10, TimeUnit.SECONDS), "the emitter's next call blocks");
+    assertTrue(store.blocked.await(10, TimeUnit.SECONDS), "a call blocks");
     CompletableFuture<Object> waiting = CompletableFuture.supplyAsync(() -> proxy.get(key(3)));
     CompletableFuture<Void> asyncGet = proxy.getAsync(key(4)).thenApply(v -> null);
     CompletableFuture<Void> checkpointer = CompletableFuture.runAsync(proxy::checkpoint); // waits for a slot
+    Thread.sleep(200); // they wait
 
+    long start = System.nanoTime();
     PancakeException closed = assertTimeoutPreemptively(Duration.ofSeconds(60),
         () -> assertThrows(PancakeException.class, proxy::close), "close must not hang on a store call");
+    double seconds = (System.nanoTime() - start) / 1e9;
+    assertTrue(seconds < 6, "close took " + seconds + " s with a 1-s wait for the emitter");
     assertTrue(closed.getMessage().contains("did not stop"), closed.getMessage());
     for (CompletableFuture<?> f : List.of(waiting, asyncGet, checkpointer)) {
       try {
-        f.get(30, TimeUnit.SECONDS);
+        f.get(5, TimeUnit.SECONDS);
         fail("a request or checkpoint asked for while the store was stuck succeeded");
       } catch (ExecutionException expected) {
         // failed by close, not left hanging
+      }
+    }
+    for (CompletableFuture<?> f : before) {
+      try {
+        f.get(5, TimeUnit.SECONDS); // answered before the block, or failed by close: never left waiting
+      } catch (ExecutionException failedByClose) {
+        // fine
       }
     }
     // the stuck call may still land: the state directory stays locked until it has returned
@@ -160,6 +191,39 @@ class StuckStoreCloseTest {
         assertArrayEquals(e.getValue(), p.get(key(e.getKey())).orElseThrow(), "key " + e.getKey());
       }
       assertEquals(model.size(), p.stats().keys());
+    }
+  }
+
+  @Test
+  void anInterruptedClose_ofAHealthyStore_stillClosesCleanly() throws Exception {
+    Path state = dir.resolve("state-interrupted");
+    MemoryStore memory = new MemoryStore();
+    Map<Integer, byte[]> model = new HashMap<>();
+    for (int round = 0; round < 5; round++) {
+      Proxy proxy = open(state, round == 0 ? memory : memory.reopen());
+      List<CompletableFuture<?>> inFlight = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        byte[] v = ("r" + round + "-" + i).getBytes(StandardCharsets.UTF_8);
+        model.put(i, v);
+        inFlight.add(proxy.putAsync(key(i), v));
+      }
+      for (CompletableFuture<?> f : inFlight) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+      for (int i = 0; i < 100; i++) {
+        proxy.getAsync(key(i % 40)); // ticks in flight at close
+      }
+      Thread.currentThread().interrupt();
+      try {
+        proxy.close(); // must not take the interrupt for a stuck store
+      } finally {
+        assertTrue(Thread.interrupted(), "close keeps the interrupt");
+      }
+    }
+    try (Proxy p = open(state, memory.reopen())) { // the directory was released at once
+      for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), p.get(key(e.getKey())).orElseThrow(), "key " + e.getKey());
+      }
     }
   }
 }
