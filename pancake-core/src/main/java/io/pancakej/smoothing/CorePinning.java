@@ -194,8 +194,9 @@ final class CorePinning {
 
   /**
    * Every thread of the process on the CPUs no emitter holds, then each emitter on its own; then
-   * any thread started during the first step by one not moved yet (it kept its creator's CPUs) is
-   * moved too.
+   * any thread started meanwhile by one not moved yet (it kept its creator's CPUs) is moved too,
+   * pass after pass until a pass finds none (one started during a pass by such a thread is found
+   * by the next), at most {@link #STRAGGLER_PASSES}.
    */
   private static void placeAll() {
     String rest = format(free());
@@ -205,11 +206,25 @@ final class CorePinning {
     }
     BitSet taken = new BitSet();
     held.values().forEach(taken::set);
+    for (int pass = 1; moveStragglers(taken, rest) > 0; pass++) {
+      if (pass == STRAGGLER_PASSES) {
+        throw failure("threads kept starting on the reserved CPUs " + format(taken) + " after " + pass + " passes");
+      }
+    }
+  }
+
+  /** Passes over the threads started meanwhile before {@link #placeAll} gives up (a thread storm). */
+  static final int STRAGGLER_PASSES = 10;
+
+  /** Moves the threads (emitters aside) that may run on {@code taken} onto {@code rest}; returns how many. */
+  private static int moveStragglers(BitSet taken, String rest) {
+    int moved = 0;
     for (long tid : threadIds()) {
       if (!held.containsKey(tid)) {
         try {
           if (parse(allowedCpus(tid)).intersects(taken)) {
             taskset("-p", "-c", rest, Long.toString(tid));
+            moved++;
           }
         } catch (ConfigException e) {
           if (Files.exists(Path.of("/proc/self/task/" + tid))) {
@@ -218,6 +233,7 @@ final class CorePinning {
         }
       }
     }
+    return moved;
   }
 
   private static long[] threadIds() {
