@@ -157,10 +157,10 @@ final class Emitter implements AutoCloseable {
     try {
       run();
     } catch (RuntimeException e) {
-      if (running) {
+      if (running || pauses == null || !pauses.abandoned()) {
         throw e;
       }
-      // closed: a store call that returned after close gave up on it met the closed proxy
+      // a store call that returned after close gave up on it met the closed proxy
     } finally {
       if (pauses != null) {
         pauses.emitterStopped(); // the pauses asked for meanwhile run here; later ones on their callers

@@ -318,11 +318,42 @@ final class Proxy implements Engine {
     if (!open.compareAndSet(true, false)) {
       return;
     }
-    // close is bounded and not interruptible: an interrupt would close the file channels of its
-    // last checkpoint's log rotation and save (ClosedByInterruptException); the caller keeps it
-    boolean interrupted = Thread.interrupted();
+    if (requests.isCallbackThread()) {
+      closeOpen(); // an asynchronous request's callback closes: the wait for the callbacks skips its own
+      return;
+    }
+    // on a thread of its own, which the caller waits for through interrupts (keeping the flag):
+    // an interrupt would close the file channels of the last checkpoint's log rotation and save
+    // (ClosedByInterruptException) and cut short the waits for the proxy's threads
+    CompletableFuture<Void> closed = new CompletableFuture<>();
+    Thread closing = new Thread(() -> {
+      try {
+        closeOpen();
+        closed.complete(null);
+      } catch (Throwable e) {
+        closed.completeExceptionally(e);
+      }
+    }, "pancake-closing");
+    closing.setDaemon(true);
+    closing.start();
+    boolean interrupted = false;
     try {
-      closeOpen();
+      while (true) {
+        try {
+          closed.get();
+          return;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (java.util.concurrent.ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException r) {
+            throw r;
+          }
+          if (e.getCause() instanceof Error err) {
+            throw err;
+          }
+          throw new PancakeException("close failed: " + e.getCause(), e.getCause());
+        }
+      }
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
@@ -330,44 +361,76 @@ final class Proxy implements Engine {
     }
   }
 
+  /** The minimum time the last write-backs get at close, whatever the emitter's stop took. */
+  private static final long FLUSH_WAIT_MIN_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+
   private void closeOpen() {
     long deadline = System.nanoTime() + emitter.stopWaitNanos();
     emitter.close(); // the pauses waiting for a slot run as it stops
     if (!emitter.stopped() || !runner.awaitServed(Math.max(0, deadline - System.nanoTime()))) {
-      throw closeWithoutTheStore();
+      throw closeWithoutTheStore(null);
     }
     PancakeException failure = null;
+    boolean release = true;
     try {
       transitions.closePlanner(); // the plan changes asked for so far are done
       if (estimator != null) {
         estimator.close();
       }
       requests.failQueued();
+      // the last ticks' write-backs, on a thread of its own: their store calls may not return either
+      CompletableFuture<Void> flushed = new CompletableFuture<>();
+      Thread flusher = new Thread(() -> {
+        try {
+          runner.flush();
+          flushed.complete(null);
+        } catch (Throwable e) {
+          flushed.completeExceptionally(e);
+        }
+      }, "pancake-flush");
+      flusher.setDaemon(true);
+      flusher.start();
       try {
-        runner.flush(); // the last ticks' write-backs
-      } catch (PancakeException e) {
-        failure = e;
+        flushed.get(Math.max(FLUSH_WAIT_MIN_NANOS, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        release = false; // the stuck flush holds the runner and a read stamp: as a stuck tick does
+        throw closeWithoutTheStore(flusher);
+      } catch (java.util.concurrent.ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof Error err) {
+          throw err;
+        }
+        failure = cause instanceof PancakeException pe ? pe : new PancakeException("the last flush failed: " + cause, cause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // not on the closing thread, which nothing interrupts
       } finally {
-        runner.close(); // the last answers given
-        requests.closeCallbacks(); // and the callbacks of the asynchronous ones run
+        if (release) {
+          runner.close(); // the last answers given
+          requests.closeCallbacks(); // and the callbacks of the asynchronous ones run
+        }
       }
       log.close();
       checkpointer.close();
     } catch (PancakeException e) {
+      if (!release) {
+        throw e;
+      }
       if (failure == null) {
         failure = e;
       } else {
         failure.addSuppressed(e);
       }
     } finally {
-      aead.close(); // no new key reservation once the state directory is about to be released
-      try {
-        store.close();
-      } finally {
+      if (release) {
+        aead.close(); // no new key reservation once the state directory is about to be released
         try {
-          wal.close();
+          store.close();
         } finally {
-          stateDir.close();
+          try {
+            wal.close();
+          } finally {
+            stateDir.close();
+          }
         }
       }
     }
@@ -380,16 +443,16 @@ final class Proxy implements Engine {
    * Closes while a store call has not returned, and returns the failure to throw: the emitter or
    * the serving thread waits in it (an application's own store that hangs, a Redis client without
    * a timeout), holding the runner and the phase lock that a flush and a checkpoint need, so close
-   * cannot wait for it. What waits fails (the queued requests, those of the ticks sent, the pauses
+   * cannot wait for it (or the last flush does, {@code flusher}). What waits fails (the queued requests, those of the ticks sent, the pauses
    * asked for); nothing is flushed and no last checkpoint is taken, so a reopen recovers as after a
    * crash, from the last checkpoint and the log, which hold every acknowledged write. The store, the
    * log files and the state directory are closed only once every thread that may still use them
    * has ended: until then a reopen fails with the directory in use, so a call that returns late
    * cannot land under a new proxy.
    */
-  private PancakeException closeWithoutTheStore() {
+  private PancakeException closeWithoutTheStore(Thread flusher) {
     PancakeException failure = new PancakeException(String.format(
-        "the proxy's threads did not stop within %d s: a store call has not returned (%s). Closed without"
+        "a store call has not returned within %d s of close (%s). Closed without"
             + " the last checkpoint: a reopen recovers every acknowledged write from the state file and the"
             + " log. Requests in flight failed, and may still take effect if the call returns; the state"
             + " directory stays locked until it does", java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(
@@ -412,6 +475,9 @@ final class Proxy implements Engine {
       try {
         // every thread that may still write to the store, the log or the state directory
         emitterThread.join();
+        if (flusher != null) {
+          flusher.join();
+        }
         if (servingThread != null) {
           servingThread.join();
         }

@@ -142,6 +142,11 @@ final class Requests {
    * After the last answers: lets the callbacks already queued run (up to 30 s; not when called
    * from a callback, which would wait for itself), then stops the callback thread.
    */
+  /** True on the thread that runs the asynchronous requests' callbacks. */
+  boolean isCallbackThread() {
+    return Thread.currentThread() == callbackThread;
+  }
+
   void closeCallbacks() {
     callbacks.shutdown();
     if (Thread.currentThread() == callbackThread) {

@@ -324,6 +324,13 @@ final class TickPauses {
     }
   }
 
+  /** True once {@link #abandon}ed. */
+  boolean abandoned() {
+    synchronized (monitor) {
+      return abandoned != null;
+    }
+  }
+
   /** Throws once {@link #abandon}ed (guarded by {@link #monitor}). */
   private void checkNotAbandoned() {
     if (abandoned != null) {

@@ -111,8 +111,8 @@ final class WriteAheadLog implements AutoCloseable {
   private long preparedAfter;
   /** Guarded by {@code nextFiles}: the file to rotate to, opened ahead (null: none yet). */
   private NextFile nextFile;
-  /** Guarded by {@code nextFiles}: closed, so no file is opened ahead any more. */
-  private boolean closed;
+  /** Written under {@code nextFiles}: closed, so no file is opened ahead any more, and nothing appended. */
+  private volatile boolean closed;
   /** An append took the spare chunk or a rotation its file: {@link #prepare} has work. */
   private volatile boolean wantsPreparation;
 
@@ -316,6 +316,10 @@ final class WriteAheadLog implements AutoCloseable {
     }
     byte[] plain = record.encode();
     synchronized (this) {
+      if (closed) {
+        // a late append (a request finishing after close frees its key's slot) must not open a file
+        throw new StateException("the write-ahead log in " + dir + " is closed");
+      }
       if (written > 0 && written + 4 + plain.length + Aead.OVERHEAD > maxFileBytes) {
         try {
           rotate(); // bounds what one key seals; the next checkpoint deletes the full file with the others
@@ -439,6 +443,9 @@ final class WriteAheadLog implements AutoCloseable {
    * full, are left to the next checkpoint.
    */
   synchronized long rotate() {
+    if (closed) {
+      throw new StateException("the write-ahead log in " + dir + " is closed");
+    }
     long next = seq + 1;
     if (sync != WalSync.OFF) {
       // nextFiles held throughout: a preparation must not open (and fill with zeros) the file this

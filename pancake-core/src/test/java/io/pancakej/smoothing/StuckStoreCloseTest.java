@@ -45,10 +45,11 @@ class StuckStoreCloseTest {
 
   /**
    * Where a call hangs: in the emitter's send; in the serving thread's wait for the reply (the
-   * emitter then waits for that serving, or stops); the same with few ticks a second, so that the
-   * emitter reaches a slot and waits there for the phase lock the stuck serving holds.
+   * emitter then waits for that serving, or stops); the same with 4 ticks a second, the emitter then
+   * waiting for the phase lock the stuck serving holds, in a slot or for the checkpoint asked for;
+   * in the last write-backs' calls, at close, after every tick was served.
    */
-  enum Where { SEND, REPLY, REPLY_SLOW_TICKS }
+  enum Where { SEND, REPLY, REPLY_SLOW_TICKS, FLUSH }
 
   /** A store whose calls block, once armed, until released. */
   static final class StuckStore extends ForwardingStore {
@@ -63,6 +64,14 @@ class StuckStoreCloseTest {
     }
 
     private void maybeBlock() {
+      long slow = slowMillis;
+      if (slow > 0) {
+        try {
+          Thread.sleep(slow);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       if (armed.get()) {
         blocked.countDown();
         try {
@@ -75,13 +84,15 @@ class StuckStoreCloseTest {
 
     @Override
     public List<byte[]> multiPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-      maybeBlock();
+      if (where != Where.FLUSH) {
+        maybeBlock();
+      }
       return super.multiPutGet(putKeys, putValues, getKeys);
     }
 
     @Override
     public PendingReply sendPutGet(List<byte[]> putKeys, List<byte[]> putValues, List<byte[]> getKeys) {
-      if (where == Where.SEND) {
+      if (where == Where.SEND || where == Where.FLUSH) {
         return standardSendPutGet(putKeys, putValues, getKeys); // through multiPutGet, on the emitter
       }
       List<byte[]> values = super.multiPutGet(putKeys, putValues, getKeys); // sent; the reply never comes
@@ -91,10 +102,19 @@ class StuckStoreCloseTest {
       };
     }
 
+    /** A pause in every call once armed, however it is made (a slow but healthy store). */
+    volatile long slowMillis;
+
     @Override
     public void multiPut(List<byte[]> keys, List<byte[]> values) {
       maybeBlock();
       super.multiPut(keys, values);
+    }
+
+    @Override
+    public List<byte[]> multiGet(List<byte[]> keys) {
+      maybeBlock();
+      return super.multiGet(keys);
     }
   }
 
@@ -126,7 +146,7 @@ class StuckStoreCloseTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Where.class)
+  @EnumSource(value = Where.class, names = {"SEND", "REPLY", "REPLY_SLOW_TICKS"})
   void aStoreCallThatNeverReturns_closeEndsInBoundedTime_failsWhatWaits_andLosesNothing(Where where) throws Exception {
     Path state = dir.resolve("state");
     MemoryStore memory = new MemoryStore();
@@ -153,20 +173,20 @@ class StuckStoreCloseTest {
         () -> assertThrows(PancakeException.class, proxy::close), "close must not hang on a store call");
     double seconds = (System.nanoTime() - start) / 1e9;
     assertTrue(seconds < 6, "close took " + seconds + " s with a 1-s wait for the emitter");
-    assertTrue(closed.getMessage().contains("did not stop"), closed.getMessage());
+    assertTrue(closed.getMessage().contains("has not returned"), closed.getMessage());
     for (CompletableFuture<?> f : List.of(waiting, asyncGet, checkpointer)) {
       try {
         f.get(5, TimeUnit.SECONDS);
         fail("a request or checkpoint asked for while the store was stuck succeeded");
-      } catch (ExecutionException expected) {
-        // failed by close, not left hanging
+      } catch (ExecutionException e) {
+        assertFailedByClose(e); // not left hanging
       }
     }
     for (CompletableFuture<?> f : before) {
       try {
         f.get(5, TimeUnit.SECONDS); // answered before the block, or failed by close: never left waiting
-      } catch (ExecutionException failedByClose) {
-        // fine
+      } catch (ExecutionException e) {
+        assertFailedByClose(e);
       }
     }
     // the stuck call may still land: the state directory stays locked until it has returned
@@ -191,6 +211,85 @@ class StuckStoreCloseTest {
         assertArrayEquals(e.getValue(), p.get(key(e.getKey())).orElseThrow(), "key " + e.getKey());
       }
       assertEquals(model.size(), p.stats().keys());
+    }
+  }
+
+  private static void assertFailedByClose(ExecutionException e) {
+    String m = String.valueOf(e.getCause().getMessage()).toLowerCase(java.util.Locale.ROOT);
+    assertTrue(m.contains("closed"), "failed by something else than close: " + e.getCause());
+  }
+
+  @Test
+  void aLastFlushThatNeverReturns_closeEndsInBoundedTime_andLosesNothing() throws Exception {
+    Path state = dir.resolve("state-flush");
+    MemoryStore memory = new MemoryStore();
+    StuckStore store = new StuckStore(memory, Where.FLUSH);
+    Map<Integer, byte[]> model = new HashMap<>();
+    Proxy proxy = open(state, store);
+    putAll(proxy, model, 40, "value-");
+    proxy.checkpoint();
+    putAll(proxy, model, 10, "later-");
+    ProxyProbe.emitterStopWait(proxy, Duration.ofSeconds(1));
+    store.armed.set(true); // the ticks' calls go on; the flush's multiPut blocks
+    long start = System.nanoTime();
+    PancakeException closed = assertTimeoutPreemptively(Duration.ofSeconds(60),
+        () -> assertThrows(PancakeException.class, proxy::close), "close must not hang on the last flush");
+    double seconds = (System.nanoTime() - start) / 1e9;
+    assertTrue(store.blocked.getCount() == 0, "the flush's call blocked");
+    assertTrue(seconds < 10, "close took " + seconds + " s: at most the 5 s a flush gets, and the 1-s wait");
+    assertTrue(closed.getMessage().contains("has not returned"), closed.getMessage());
+    assertThrows(StateException.class, () -> open(state, new MemoryStore()).close()); // still locked
+    store.release.countDown();
+    try (Proxy p = reopenWhenReleased(state, memory)) {
+      for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), p.get(key(e.getKey())).orElseThrow(), "key " + e.getKey());
+      }
+    }
+  }
+
+  private Proxy reopenWhenReleased(Path state, MemoryStore memory) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      try {
+        return open(state, memory.reopen());
+      } catch (StateException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(50);
+      }
+    }
+  }
+
+  @Test
+  void anInterruptDuringClose_ofASlowButHealthyStore_closesCleanly() throws Exception {
+    Path state = dir.resolve("state-slow");
+    MemoryStore memory = new MemoryStore();
+    StuckStore store = new StuckStore(memory, Where.SEND);
+    Map<Integer, byte[]> model = new HashMap<>();
+    Proxy proxy = open(state, store);
+    putAll(proxy, model, 40, "value-");
+    store.slowMillis = 100; // every call, the flush's and the checkpoint's included, takes 100 ms
+    CompletableFuture<Void> closing = new CompletableFuture<>();
+    Thread closer = new Thread(() -> {
+      try {
+        proxy.close();
+        closing.complete(null);
+      } catch (Throwable e) {
+        closing.completeExceptionally(e);
+      }
+    });
+    closer.start();
+    for (int i = 0; i < 10 && closer.isAlive(); i++) {
+      Thread.sleep(60);
+      closer.interrupt(); // again and again, while it closes
+    }
+    closing.get(60, TimeUnit.SECONDS); // closed cleanly: no exception
+    store.slowMillis = 0;
+    try (Proxy p = open(state, memory.reopen())) { // released at once
+      for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), p.get(key(e.getKey())).orElseThrow(), "key " + e.getKey());
+      }
     }
   }
 
