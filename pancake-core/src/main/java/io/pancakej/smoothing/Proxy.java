@@ -423,15 +423,7 @@ final class Proxy implements Engine {
     } finally {
       if (release) {
         aead.close(); // no new key reservation once the state directory is about to be released
-        try {
-          store.close();
-        } finally {
-          try {
-            wal.close();
-          } finally {
-            stateDir.close();
-          }
-        }
+        closeStoreLogAndDirectory();
       }
     }
     if (failure != null) {
@@ -484,15 +476,7 @@ final class Proxy implements Engine {
         transitions.awaitPlannerStopped();
         log.awaitStopped();
         checkpointer.awaitStopped();
-        try {
-          store.close();
-        } finally {
-          try {
-            wal.close();
-          } finally {
-            stateDir.close();
-          }
-        }
+        closeStoreLogAndDirectory();
         LOG.log(System.Logger.Level.INFO, "the store call returned: the state directory " + stateDir.path()
             + " is released");
       } catch (InterruptedException e) {
@@ -504,6 +488,19 @@ final class Proxy implements Engine {
     closer.setDaemon(true);
     closer.start();
     return failure;
+  }
+
+  /** The last of a close: the store, the log files, then the state directory (released). */
+  private void closeStoreLogAndDirectory() {
+    try {
+      store.close();
+    } finally {
+      try {
+        wal.close();
+      } finally {
+        stateDir.close();
+      }
+    }
   }
 
   private static void step(PancakeException failure, Runnable step) {
