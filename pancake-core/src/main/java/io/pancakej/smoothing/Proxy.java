@@ -4,6 +4,9 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -344,7 +347,7 @@ final class Proxy implements Engine {
           return;
         } catch (InterruptedException e) {
           interrupted = true;
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
           if (e.getCause() instanceof RuntimeException r) {
             throw r;
           }
@@ -362,7 +365,7 @@ final class Proxy implements Engine {
   }
 
   /** The minimum time the last write-backs get at close, whatever the emitter's stop took. */
-  private static final long FLUSH_WAIT_MIN_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+  private static final long FLUSH_WAIT_MIN_NANOS = TimeUnit.SECONDS.toNanos(5);
 
   private void closeOpen() {
     long deadline = System.nanoTime() + emitter.stopWaitNanos();
@@ -391,16 +394,17 @@ final class Proxy implements Engine {
       flusher.setDaemon(true);
       flusher.start();
       try {
-        flushed.get(Math.max(FLUSH_WAIT_MIN_NANOS, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
-      } catch (java.util.concurrent.TimeoutException e) {
+        flushed.get(Math.max(FLUSH_WAIT_MIN_NANOS, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
         release = false; // the stuck flush holds the runner and a read stamp: as a stuck tick does
         throw closeWithoutTheStore(flusher);
-      } catch (java.util.concurrent.ExecutionException e) {
+      } catch (ExecutionException e) {
         Throwable cause = e.getCause();
         if (cause instanceof Error err) {
           throw err;
         }
-        failure = cause instanceof PancakeException pe ? pe : new PancakeException("the last flush failed: " + cause, cause);
+        failure = cause instanceof PancakeException pe ? pe
+            : new PancakeException("the last flush failed: " + cause, cause);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt(); // not on the closing thread, which nothing interrupts
       } finally {
@@ -435,8 +439,8 @@ final class Proxy implements Engine {
    * Closes while a store call has not returned, and returns the failure to throw: the emitter or
    * the serving thread waits in it (an application's own store that hangs, a Redis client without
    * a timeout), holding the runner and the phase lock that a flush and a checkpoint need, so close
-   * cannot wait for it (or the last flush does, {@code flusher}). What waits fails (the queued requests, those of the ticks sent, the pauses
-   * asked for); nothing is flushed and no last checkpoint is taken, so a reopen recovers as after a
+   * cannot wait for it (or the last flush does, {@code flusher}). What waits fails (the queued
+   * requests, those of the ticks sent, the pauses asked for); nothing is flushed and no last checkpoint is taken, so a reopen recovers as after a
    * crash, from the last checkpoint and the log, which hold every acknowledged write. The store, the
    * log files and the state directory are closed only once every thread that may still use them
    * has ended: until then a reopen fails with the directory in use, so a call that returns late
@@ -447,8 +451,8 @@ final class Proxy implements Engine {
         "a store call has not returned within %d s of close (%s). Closed without"
             + " the last checkpoint: a reopen recovers every acknowledged write from the state file and the"
             + " log. Requests in flight failed, and may still take effect if the call returns; the state"
-            + " directory stays locked until it does", java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(
-            emitter.stopWaitNanos()), store.describe()));
+            + " directory stays locked until it does", TimeUnit.NANOSECONDS.toSeconds(emitter.stopWaitNanos()),
+        store.describe()));
     // each step on its own: one that fails must not leave the next one's waiters hanging
     step(failure, () -> pauses.abandon(failure)); // the planner's and the checkpoints' waits for a slot end
     step(failure, () -> runner.abandon(failure)); // the requests of the ticks sent fail
@@ -482,7 +486,8 @@ final class Proxy implements Engine {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (RuntimeException e) {
-        LOG.log(System.Logger.Level.WARNING, "closing after a store call that returned late failed: " + e.getMessage());
+        LOG.log(System.Logger.Level.WARNING, "closing after a store call that returned late failed: "
+            + e.getMessage());
       }
     }, "pancake-close"); // a daemon, not the application's factory's: it must not keep the JVM alive
     closer.setDaemon(true);
