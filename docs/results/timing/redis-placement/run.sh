@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Redis server placement: floating vs pinned to CPU 1 (the emitter's CPU under auto), in turns.
 set -u
-cd /work/main
-O=/tmp/s50/pin
+cd "$(dirname "$0")/../../../.."
+O=${O:-/tmp/redis-placement}  # scratch
+mkdir -p $O
 read port pid < <(bin/redis-local start)
 echo "port $port pid $pid" > $O/redis.txt
 sleep 1
