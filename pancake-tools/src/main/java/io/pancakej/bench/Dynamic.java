@@ -84,8 +84,9 @@ public final class Dynamic implements Callable<Integer> {
       description = "control: repetitions (default ${DEFAULT-VALUE})")
   int controlSeeds;
   @Option(names = "--kick-ms", defaultValue = "1",
-      description = "a helper thread sends one batch (a get of a key that was never written) every this many ms;"
-          + " 0 = rely on the engine's pacer alone, which stalls for seconds (see docs/results/dynamic.md)")
+      description = "a helper thread gets a key that was never written every this many ms (not counted by the"
+          + " estimator); 0 = none. A work-around for the per-request design's pacer, which stalled for seconds"
+          + " (docs/results/dynamic.md); the clocked emitter serves the request thread without it")
   int kickMs;
   @Option(names = "--replot",
       description = "only redraw the charts of <out> from the files a run left there (results.md, detection.csv, "
