@@ -322,7 +322,7 @@ final class Proxy implements Engine {
       return;
     }
     if (requests.isCallbackThread()) {
-      closeOpen(); // an asynchronous request's callback closes: the wait for the callbacks skips its own
+      closeHere(); // an asynchronous request's callback closes: the wait for the callbacks skips its own
       return;
     }
     // on a thread of its own, which the caller waits for through interrupts (keeping the flag):
@@ -338,7 +338,12 @@ final class Proxy implements Engine {
       }
     }, "pancake-closing");
     closing.setDaemon(true);
-    closing.start();
+    try {
+      closing.start();
+    } catch (OutOfMemoryError | RuntimeException noThread) {
+      closeHere(); // no thread to be had
+      return;
+    }
     boolean interrupted = false;
     try {
       while (true) {
@@ -364,11 +369,27 @@ final class Proxy implements Engine {
     }
   }
 
+  /**
+   * {@link #closeOpen} on the calling thread, with its interrupt flag cleared meanwhile and kept
+   * (the file channels of the last checkpoint; the waits, which go on through interrupts).
+   */
+  private void closeHere() {
+    boolean interrupted = Thread.interrupted();
+    try {
+      closeOpen();
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
   /** The minimum time the last write-backs get at close, whatever the emitter's stop took. */
   private static final long FLUSH_WAIT_MIN_NANOS = TimeUnit.SECONDS.toNanos(5);
 
   private void closeOpen() {
-    long deadline = System.nanoTime() + emitter.stopWaitNanos();
+    closeStartNanos = System.nanoTime();
+    long deadline = closeStartNanos + emitter.stopWaitNanos();
     emitter.close(); // the pauses waiting for a slot run as it stops
     if (!emitter.stopped() || !runner.awaitServed(Math.max(0, deadline - System.nanoTime()))) {
       throw closeWithoutTheStore(null);
@@ -394,19 +415,10 @@ final class Proxy implements Engine {
       flusher.setDaemon(true);
       flusher.start();
       try {
-        flushed.get(Math.max(FLUSH_WAIT_MIN_NANOS, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        failure = awaitFlush(flushed, Math.max(System.nanoTime() + FLUSH_WAIT_MIN_NANOS, deadline));
       } catch (TimeoutException e) {
         release = false; // the stuck flush holds the runner and a read stamp: as a stuck tick does
         throw closeWithoutTheStore(flusher);
-      } catch (ExecutionException e) {
-        Throwable cause = e.getCause();
-        if (cause instanceof Error err) {
-          throw err;
-        }
-        failure = cause instanceof PancakeException pe ? pe
-            : new PancakeException("the last flush failed: " + cause, cause);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt(); // not on the closing thread, which nothing interrupts
       } finally {
         if (release) {
           runner.close(); // the last answers given
@@ -440,8 +452,9 @@ final class Proxy implements Engine {
    * the serving thread waits in it (an application's own store that hangs, a Redis client without
    * a timeout), holding the runner and the phase lock that a flush and a checkpoint need, so close
    * cannot wait for it (or the last flush does, {@code flusher}). What waits fails (the queued
-   * requests, those of the ticks sent, the pauses asked for); nothing is flushed and no last checkpoint is taken, so a reopen recovers as after a
-   * crash, from the last checkpoint and the log, which hold every acknowledged write. The store, the
+   * requests, those of the ticks sent, the pauses asked for); nothing is flushed and no last
+   * checkpoint is taken, so a reopen recovers as after a crash, from the last checkpoint and the
+   * log, which hold every acknowledged write. The store, the
    * log files and the state directory are closed only once every thread that may still use them
    * has ended: until then a reopen fails with the directory in use, so a call that returns late
    * cannot land under a new proxy.
@@ -451,8 +464,8 @@ final class Proxy implements Engine {
         "a store call has not returned within %d s of close (%s). Closed without"
             + " the last checkpoint: a reopen recovers every acknowledged write from the state file and the"
             + " log. Requests in flight failed, and may still take effect if the call returns; the state"
-            + " directory stays locked until it does", TimeUnit.NANOSECONDS.toSeconds(emitter.stopWaitNanos()),
-        store.describe()));
+            + " directory stays locked until it does",
+        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - closeStartNanos), store.describe()));
     // each step on its own: one that fails must not leave the next one's waiters hanging
     step(failure, () -> pauses.abandon(failure)); // the planner's and the checkpoints' waits for a slot end
     step(failure, () -> runner.abandon(failure)); // the requests of the ticks sent fail
@@ -493,6 +506,39 @@ final class Proxy implements Engine {
     closer.setDaemon(true);
     closer.start();
     return failure;
+  }
+
+  /** When close began (the closing thread's). */
+  private long closeStartNanos;
+
+  /**
+   * Waits for the last flush until {@code deadline}, through interrupts (kept: a close inline on
+   * the callback thread may carry one); its failure, or null.
+   */
+  private static PancakeException awaitFlush(CompletableFuture<Void> flushed, long deadline)
+      throws TimeoutException {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          flushed.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+          return null;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof Error err) {
+            throw err;
+          }
+          return cause instanceof PancakeException pe ? pe
+              : new PancakeException("the last flush failed: " + cause, cause);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /** The last of a close: the store, the log files, then the state directory (released). */

@@ -294,6 +294,31 @@ class StuckStoreCloseTest {
   }
 
   @Test
+  void anInterruptedCloseFromACallback_ofASlowStore_closesCleanly() throws Exception {
+    Path state = dir.resolve("state-callback");
+    MemoryStore memory = new MemoryStore();
+    StuckStore store = new StuckStore(memory, Where.SEND);
+    Map<Integer, byte[]> model = new HashMap<>();
+    Proxy proxy = open(state, store);
+    putAll(proxy, model, 40, "value-");
+    for (int i = 0; i < 50; i++) {
+      proxy.getAsync(key(i % 40)); // write-backs owed at close
+    }
+    store.slowMillis = 100; // the last flush takes a while: close must wait for it, interrupted or not
+    CompletableFuture<Void> closedInCallback = proxy.getAsync(key(1)).thenAccept(v -> {
+      Thread.currentThread().interrupt(); // a callback that kept an interrupt, then closes (inline)
+      proxy.close();
+    });
+    closedInCallback.get(60, TimeUnit.SECONDS); // no exception
+    store.slowMillis = 0;
+    try (Proxy p = open(state, memory.reopen())) { // released at once: nothing left running
+      for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
+        assertArrayEquals(e.getValue(), p.get(key(e.getKey())).orElseThrow(), "key " + e.getKey());
+      }
+    }
+  }
+
+  @Test
   void anInterruptedClose_ofAHealthyStore_stillClosesCleanly() throws Exception {
     Path state = dir.resolve("state-interrupted");
     MemoryStore memory = new MemoryStore();
