@@ -207,10 +207,15 @@ class StuckStoreCloseTest {
       }
     }
     try (Proxy p = reopened) {
-      for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
-        assertArrayEquals(e.getValue(), p.get(key(e.getKey())).orElseThrow(), "key " + e.getKey());
-      }
+      assertEveryValue(p, model);
       assertEquals(model.size(), p.stats().keys());
+    }
+  }
+
+  /** Every key of {@code model} reads its value. */
+  private static void assertEveryValue(Proxy p, Map<Integer, byte[]> model) {
+    for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
+      assertArrayEquals(e.getValue(), p.get(key(e.getKey())).orElseThrow(), "key " + e.getKey());
     }
   }
 
@@ -241,9 +246,7 @@ class StuckStoreCloseTest {
     assertThrows(StateException.class, () -> open(state, new MemoryStore()).close()); // still locked
     store.release.countDown();
     try (Proxy p = reopenWhenReleased(state, memory)) {
-      for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
-        assertArrayEquals(e.getValue(), p.get(key(e.getKey())).orElseThrow(), "key " + e.getKey());
-      }
+      assertEveryValue(p, model);
     }
   }
 
@@ -287,9 +290,7 @@ class StuckStoreCloseTest {
     closing.get(60, TimeUnit.SECONDS); // closed cleanly: no exception
     store.slowMillis = 0;
     try (Proxy p = open(state, memory.reopen())) { // released at once
-      for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
-        assertArrayEquals(e.getValue(), p.get(key(e.getKey())).orElseThrow(), "key " + e.getKey());
-      }
+      assertEveryValue(p, model);
     }
   }
 
@@ -312,9 +313,7 @@ class StuckStoreCloseTest {
     closedInCallback.get(60, TimeUnit.SECONDS); // no exception
     store.slowMillis = 0;
     try (Proxy p = open(state, memory.reopen())) { // released at once: nothing left running
-      for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
-        assertArrayEquals(e.getValue(), p.get(key(e.getKey())).orElseThrow(), "key " + e.getKey());
-      }
+      assertEveryValue(p, model);
     }
   }
 
@@ -345,9 +344,7 @@ class StuckStoreCloseTest {
       }
     }
     try (Proxy p = open(state, memory.reopen())) { // the directory was released at once
-      for (Map.Entry<Integer, byte[]> e : model.entrySet()) {
-        assertArrayEquals(e.getValue(), p.get(key(e.getKey())).orElseThrow(), "key " + e.getKey());
-      }
+      assertEveryValue(p, model);
     }
   }
 }
