@@ -329,43 +329,24 @@ final class Proxy implements Engine {
     // an interrupt would close the file channels of the last checkpoint's log rotation and save
     // (ClosedByInterruptException) and cut short the waits for the proxy's threads
     CompletableFuture<Void> closed = new CompletableFuture<>();
-    Thread closing = new Thread(() -> {
-      try {
-        closeOpen();
-        closed.complete(null);
-      } catch (Throwable e) {
-        closed.completeExceptionally(e);
-      }
-    }, "pancake-closing");
-    closing.setDaemon(true);
     try {
-      closing.start();
+      Waits.startDaemon("pancake-closing", this::closeOpen, closed);
     } catch (OutOfMemoryError | RuntimeException noThread) {
       closeHere(); // no thread to be had
       return;
     }
-    boolean interrupted = false;
     try {
-      while (true) {
-        try {
-          closed.get();
-          return;
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          if (e.getCause() instanceof RuntimeException r) {
-            throw r;
-          }
-          if (e.getCause() instanceof Error err) {
-            throw err;
-          }
-          throw new PancakeException("close failed: " + e.getCause(), e.getCause());
-        }
+      Waits.get(closed, Waits.FOREVER);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
       }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
+      if (e.getCause() instanceof Error err) {
+        throw err;
       }
+      throw new PancakeException("close failed: " + e.getCause(), e.getCause());
+    } catch (TimeoutException never) {
+      throw new AssertionError(never);
     }
   }
 
@@ -404,18 +385,9 @@ final class Proxy implements Engine {
       requests.failQueued();
       // the last ticks' write-backs, on a thread of its own: their store calls may not return either
       CompletableFuture<Void> flushed = new CompletableFuture<>();
-      Thread flusher = new Thread(() -> {
-        try {
-          runner.flush();
-          flushed.complete(null);
-        } catch (Throwable e) {
-          flushed.completeExceptionally(e);
-        }
-      }, "pancake-flush");
-      flusher.setDaemon(true);
-      flusher.start();
+      Thread flusher = Waits.startDaemon("pancake-flush", runner::flush, flushed);
       try {
-        failure = awaitFlush(flushed, Math.max(System.nanoTime() + FLUSH_WAIT_MIN_NANOS, deadline));
+        failure = awaitFlush(flushed, Math.max(FLUSH_WAIT_MIN_NANOS, deadline - System.nanoTime()));
       } catch (TimeoutException e) {
         release = false; // the stuck flush holds the runner and a read stamp: as a stuck tick does
         throw closeWithoutTheStore(flusher);
@@ -512,32 +484,21 @@ final class Proxy implements Engine {
   private long closeStartNanos;
 
   /**
-   * Waits for the last flush until {@code deadline}, through interrupts (kept: a close inline on
-   * the callback thread may carry one); its failure, or null.
+   * Waits up to {@code nanos} for the last flush, through interrupts (kept: a close inline on the
+   * callback thread may carry one); its failure, or null.
    */
-  private static PancakeException awaitFlush(CompletableFuture<Void> flushed, long deadline)
+  private static PancakeException awaitFlush(CompletableFuture<Void> flushed, long nanos)
       throws TimeoutException {
-    boolean interrupted = false;
     try {
-      while (true) {
-        try {
-          flushed.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-          return null;
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          Throwable cause = e.getCause();
-          if (cause instanceof Error err) {
-            throw err;
-          }
-          return cause instanceof PancakeException pe ? pe
-              : new PancakeException("the last flush failed: " + cause, cause);
-        }
+      Waits.get(flushed, nanos);
+      return null;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof Error err) {
+        throw err;
       }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+      return cause instanceof PancakeException pe ? pe
+          : new PancakeException("the last flush failed: " + cause, cause);
     }
   }
 

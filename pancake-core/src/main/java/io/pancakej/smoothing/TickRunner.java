@@ -127,26 +127,14 @@ final class TickRunner implements Ticks {
    * cleanly); false if one is still waiting for its store call.
    */
   synchronized boolean awaitServed(long nanos) {
-    long deadline = System.nanoTime() + nanos;
-    boolean interrupted = false;
     try {
-      while (true) {
-        try {
-          previous.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-          return true;
-        } catch (TimeoutException e) {
-          return false;
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
-          return true; // a failed serving failed its own requests
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+      Waits.get(previous, nanos);
+    } catch (TimeoutException e) {
+      return false;
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
+      // a failed serving failed its own requests
     }
+    return true;
   }
 
   /**
