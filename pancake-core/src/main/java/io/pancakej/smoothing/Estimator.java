@@ -311,6 +311,14 @@ final class Estimator implements AutoCloseable {
     }
   }
 
+  /**
+   * The change test's library path once, on made-up counts ({@code Transitions.rehearse}): its first
+   * call loads Commons Math's classes.
+   */
+  static void rehearseTest() {
+    new KolmogorovSmirnovTest().approximateP(0.05, 1_000, 1_000);
+  }
+
   double lastPValue() {
     return lastP;
   }

@@ -250,6 +250,7 @@ final class Proxy implements Engine {
       // (results/timing/off-slot-silences)
       checkpointer.rehearse();
       transitions.startPlanner();
+      transitions.rehearse(); // the same for a plan change, on the planner's thread
       emitter.start();
     } catch (RuntimeException | Error e) {
       stopStarted(e, checkpoints);

@@ -105,6 +105,23 @@ final class StateDirectory implements AutoCloseable {
   }
 
   static final String REHEARSAL_FILE = "state.rehearsal";
+
+  /**
+   * {@link #savePlan}'s whole path into a scratch file, deleted after ({@code Transitions.rehearse}):
+   * sealed as plan number 0, which no plan has (they start at 1), under a name no plan has, so it is
+   * never loadable as one.
+   */
+  void rehearseSavePlan(SavedPlan plan, MasterKey key, byte[] stateId) {
+    byte[] sealed = new Aead(key.derive(KeyPurposes.STATE_SEAL)).encrypt(plan.toBytes(), planAssociatedData(stateId, 0));
+    replace(PLAN_REHEARSAL_FILE, ByteBuffer.allocate(PLAN_MAGIC.length + sealed.length).put(PLAN_MAGIC).put(sealed));
+    try {
+      Files.deleteIfExists(dir.resolve(PLAN_REHEARSAL_FILE));
+    } catch (IOException e) {
+      throw new StateException("cannot delete " + PLAN_REHEARSAL_FILE + " in " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  static final String PLAN_REHEARSAL_FILE = "plan.rehearsal";
   private static final byte[] REHEARSAL_ASSOCIATED_DATA =
       "pancake-j proxy state rehearsal v1".getBytes(StandardCharsets.US_ASCII);
 

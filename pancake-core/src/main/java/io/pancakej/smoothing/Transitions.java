@@ -101,6 +101,48 @@ final class Transitions {
     return CompletableFuture.completedFuture(null);
   }
 
+  /** Key slots of the plan {@link #rehearse} changes: enough for swaps, cheap at any capacity. */
+  static final int REHEARSAL_SLOTS = 64;
+  /** Rehearsals that ran to the end ({@link #rehearse}; tests). */
+  volatile int rehearsals;
+
+  /**
+   * Runs the planner's path once on its thread before the clock starts, on a plan that is not the
+   * proxy's ({@link #REHEARSAL_SLOTS} key slots): a successor with swaps, its transition, and the
+   * save ahead, into a scratch file deleted after. The first plan change loads classes and
+   * bootstraps call sites (the successor, the transition, the plan's serialization and sealing)
+   * while holding the JVM's class and compile locks, on a CPU the serving thread and the callers
+   * share; a checkpoint's first save did the same and held the emitter for tens of ms
+   * (results/timing/off-slot-silences), and a first plan change missed more grid points than the
+   * next ones (results/timing/plan-rehearsal). Nothing here touches the store, the phase or the
+   * saved state; a failure is logged and fails no open.
+   */
+  void rehearse() {
+    try {
+      CompletableFuture.runAsync(this::rehearseNow, planner).join();
+      rehearsals++;
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "the rehearsal of a plan change at open failed (plan changes go on): "
+          + e.getMessage(), e);
+    }
+  }
+
+  private void rehearseNow() {
+    java.util.random.RandomGenerator random = new java.util.SplittableRandom();
+    double[] from = new double[REHEARSAL_SLOTS];
+    double[] to = new double[REHEARSAL_SLOTS];
+    for (int k = 0; k < REHEARSAL_SLOTS; k++) {
+      from[k] = 1;
+      to[k] = 1.0 / (k + 1); // a skewed successor: keys gain and lose replicas, so there are swaps
+    }
+    ReplicaPlan current = ReplicaPlan.build(from, random);
+    ReplicaPlan.Successor next = current.successor(to, random);
+    Transition t = new Transition(current, next.plan(), next.swaps());
+    proxy.stateDir.rehearseSavePlan(SavedPlan.of(t, REHEARSAL_SLOTS, "a rehearsal at open"), proxy.masterKey,
+        proxy.stateId);
+    Estimator.rehearseTest();
+  }
+
   /** Transitions started since open. */
   long count() {
     return started.get();

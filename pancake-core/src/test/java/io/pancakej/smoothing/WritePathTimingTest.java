@@ -96,6 +96,34 @@ class WritePathTimingTest {
     }
   }
 
+  /**
+   * Every open rehearses a plan change on the planner's thread before the clock starts (the first
+   * one loads classes and bootstraps call sites under the JVM's locks while the emitter runs,
+   * results/timing/plan-rehearsal) and changes nothing: no transition, no plan saved or left in
+   * the state directory, the plan in force the same. Without the rehearsal the count below is 0.
+   */
+  @Test
+  void everyOpen_rehearsesAPlanChangeBeforeTheClockStarts_andChangesNothing() throws Exception {
+    MemoryStore memory = new MemoryStore();
+    PancakeConfig.Builder config = PancakeConfig.builder().stateDir(dir.resolve("p")).capacity(50).valueSize(16)
+        .keySize(16).checkpointInterval(Duration.ofSeconds(60));
+    ReplicaPlan planBefore;
+    try (Proxy proxy = Proxy.open(config.store(memory).build())) {
+      proxy.put(key("k"), "v".getBytes(StandardCharsets.UTF_8));
+      planBefore = proxy.phase.target;
+    }
+    try (Proxy proxy = Proxy.open(config.store(memory.reopen()).build())) {
+      assertEquals(1, proxy.transitions.rehearsals, "plan-change rehearsals at the reopen");
+      assertEquals(0, proxy.transitions.count(), "transitions started");
+      assertEquals(0, proxy.checkpointer.plansSavedAhead.sum(), "plans saved ahead");
+      assertArrayEquals(planBefore.ownerOf, proxy.phase.target.ownerOf, "the plan in force changed");
+      try (java.util.stream.Stream<Path> files = Files.list(dir.resolve("p"))) {
+        assertEquals(java.util.List.of(), files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("plan"))
+            .toList(), "plan files left in the state directory");
+      }
+    }
+  }
+
   private static boolean onPath(String command) {
     for (String d : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
       if (Files.isExecutable(Path.of(d, command))) {
