@@ -1,6 +1,8 @@
 """Missed grid points around each plan saved ahead, against the rest of the run. A gap between two
 store calls of g, where the grid's period p is the median of the 50 gaps before it, misses
-round(g / p) - 1 points. Counted over the <span> seconds before each plan's save (plans.txt, written
+round(g / p) - 1 points; a gap that holds a slot (the plan and checkpoint budgets' silences,
+on the clock every second: the slot phase is the one most gaps 3 ms past the period hold) is left
+out. Counted over the <span> seconds before each plan's save (plans.txt, written
 by ../plan-ahead/planwatch.py: the planner's work, the estimator's test before it) and over every
 other disjoint <span>-second window after the first second (the JIT's) that overlaps no such stretch.
 usage: python3 missed.py <span s> <run dir>...   (each with run.trace and plans.txt)"""
@@ -12,11 +14,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'
 from calls import call_times  # noqa: E402
 
 S = 1_000_000_000
+MS = 1_000_000
 span = float(sys.argv[1])
 others = []
 for d in sys.argv[2:]:
     ts = call_times(d)
-    missed = []  # (time of the call before the gap, points missed)
+    gaps = []  # (time of the call before the gap, gap, points missed)
     window = []
     for i in range(1, len(ts)):
         g = ts[i] - ts[i - 1]
@@ -24,9 +27,16 @@ for d in sys.argv[2:]:
             p = statistics.median(window)
             m = round(g / p) - 1 if p > 0 else 0
             if m > 0:
-                missed.append((ts[i - 1], m))
+                gaps.append((ts[i - 1], g, m, g - p >= 3 * MS))
             window.pop(0)
         window.append(g)
+
+    def holds(gap, phase):
+        return (phase * MS - gap[0]) % S <= gap[1]
+
+    long = [x for x in gaps if x[3]]
+    phase = max(range(1000), key=lambda ph: sum(1 for x in long if holds(x, ph)))
+    missed = [(t, m) for t, g, m, _ in gaps if not holds((t, g), phase)]
     saves = []
     with open(os.path.join(d, 'plans.txt')) as f:
         for line in f:
@@ -45,7 +55,7 @@ for d in sys.argv[2:]:
             mine.append(count(lo, hi))
         lo = hi
     others += mine
-    print(f"{d}: before the saves: {'; '.join(per_save)}; elsewhere ({len(mine)} windows) mean "
+    print(f"{d} (slot phase {phase} ms): before the saves: {'; '.join(per_save)}; elsewhere ({len(mine)} windows) mean "
           f"{statistics.mean(mine):.1f}, median {statistics.median(mine)}, max {max(mine)}")
 if len(sys.argv) > 3:
     others.sort()

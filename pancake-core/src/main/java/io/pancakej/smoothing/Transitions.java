@@ -101,21 +101,24 @@ final class Transitions {
     return CompletableFuture.completedFuture(null);
   }
 
-  /** Key slots of the plan {@link #rehearse} changes: enough for swaps, cheap at any capacity. */
-  static final int REHEARSAL_SLOTS = 64;
+  /**
+   * Key slots of the plan {@link #rehearse} changes, at most: enough for the loops of the plan's
+   * build to get compiled, as a first plan change at 2 000 keys otherwise runs them interpreted
+   * (about 40 ms of the planner's CPU at open; results/timing/plan-rehearsal).
+   */
+  static final int REHEARSAL_SLOTS = 4096;
   /** Rehearsals that ran to the end ({@link #rehearse}; tests). */
   volatile int rehearsals;
 
   /**
    * Runs the planner's path once on its thread before the clock starts, on a plan that is not the
-   * proxy's ({@link #REHEARSAL_SLOTS} key slots): a successor with swaps, its transition, and the
-   * save ahead, into a scratch file deleted after. The first plan change loads classes and
-   * bootstraps call sites (the successor, the transition, the plan's serialization and sealing)
-   * while holding the JVM's class and compile locks, on a CPU the serving thread and the callers
-   * share; a checkpoint's first save did the same and held the emitter for tens of ms
-   * (results/timing/off-slot-silences), and a first plan change missed more grid points than the
-   * next ones (results/timing/plan-rehearsal). Nothing here touches the store, the phase or the
-   * saved state; a failure is logged and fails no open.
+   * proxy's (as many key slots as the proxy's, 64 to {@link #REHEARSAL_SLOTS}): a successor with
+   * swaps, its transition, the save ahead into a scratch file deleted after, and the change test's
+   * library call. Done for the first time while the ticks ran, that work loaded classes and ran
+   * interpreted on the CPU the serving thread and the callers share, and the grid missed points
+   * while the first plan was built that it did not miss for the next (results/timing/plan-rehearsal).
+   * Nothing here touches the store, the phase or the saved state; a failure is logged and fails
+   * no open.
    */
   void rehearse() {
     try {
@@ -129,16 +132,17 @@ final class Transitions {
 
   private void rehearseNow() {
     java.util.random.RandomGenerator random = new java.util.SplittableRandom();
-    double[] from = new double[REHEARSAL_SLOTS];
-    double[] to = new double[REHEARSAL_SLOTS];
-    for (int k = 0; k < REHEARSAL_SLOTS; k++) {
+    int slots = Math.max(64, Math.min(REHEARSAL_SLOTS, proxy.phase.target.keySlots));
+    double[] from = new double[slots];
+    double[] to = new double[slots];
+    for (int k = 0; k < slots; k++) {
       from[k] = 1;
       to[k] = 1.0 / (k + 1); // a skewed successor: keys gain and lose replicas, so there are swaps
     }
     ReplicaPlan current = ReplicaPlan.build(from, random);
     ReplicaPlan.Successor next = current.successor(to, random);
     Transition t = new Transition(current, next.plan(), next.swaps());
-    proxy.stateDir.rehearseSavePlan(SavedPlan.of(t, REHEARSAL_SLOTS, "a rehearsal at open"), proxy.masterKey,
+    proxy.stateDir.rehearseSavePlan(SavedPlan.of(t, slots, "a rehearsal at open"), proxy.masterKey,
         proxy.stateId);
     Estimator.rehearseTest();
   }

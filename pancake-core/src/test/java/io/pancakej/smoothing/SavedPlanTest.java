@@ -76,6 +76,18 @@ class SavedPlanTest {
     assertTrue(proxy.phase instanceof Phase.Steady, proxy.stats().pendingSwaps() + " swaps still pending");
   }
 
+  /**
+   * A saved plan's name is the one earlier versions gave it (a reopen lists them by name): 20
+   * digits, zero-padded. Built without String.format since session 51 (its first call loads the
+   * locale data while the ticks run).
+   */
+  @Test
+  void planFileNames_keepTheirFormat() {
+    assertEquals("plan-00000000000000000001.bin", StateDirectory.planFile(1));
+    assertEquals("plan-00000001234567890123.bin", StateDirectory.planFile(1_234_567_890_123L));
+    assertEquals("plan-09223372036854775807.bin", StateDirectory.planFile(Long.MAX_VALUE));
+  }
+
   @Test
   void aSwapStartsAtItsInstall_withNoCheckpoint_andTheNextCheckpointDeletesTheSavedPlan() {
     Path state = dir.resolve("s");
