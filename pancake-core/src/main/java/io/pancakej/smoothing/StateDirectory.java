@@ -107,17 +107,23 @@ final class StateDirectory implements AutoCloseable {
   static final String REHEARSAL_FILE = "state.rehearsal";
 
   /**
-   * {@link #savePlan}'s whole path into a scratch file, deleted after ({@code Transitions.rehearse}):
-   * sealed as plan number 0, which no plan has (they start at 1), under a name no plan has, so it is
-   * never loadable as one.
+   * {@link #savePlan}'s whole path into a scratch file ({@code Transitions.rehearse}), sealed as
+   * plan number 0, which no plan has (they start at 1), under a name no plan has, so it is never
+   * loadable as one. The file and its temporary are deleted after, whether or not the save went
+   * through (one a crash left is deleted by the next rehearsal).
    */
   void rehearseSavePlan(SavedPlan plan, MasterKey key, byte[] stateId) {
-    byte[] sealed = new Aead(key.derive(KeyPurposes.STATE_SEAL)).encrypt(plan.toBytes(), planAssociatedData(stateId, 0));
-    replace(PLAN_REHEARSAL_FILE, ByteBuffer.allocate(PLAN_MAGIC.length + sealed.length).put(PLAN_MAGIC).put(sealed));
     try {
-      Files.deleteIfExists(dir.resolve(PLAN_REHEARSAL_FILE));
-    } catch (IOException e) {
-      throw new StateException("cannot delete " + PLAN_REHEARSAL_FILE + " in " + dir + ": " + e.getMessage(), e);
+      byte[] sealed = new Aead(key.derive(KeyPurposes.STATE_SEAL)).encrypt(plan.toBytes(), planAssociatedData(stateId, 0));
+      replace(PLAN_REHEARSAL_FILE, ByteBuffer.allocate(PLAN_MAGIC.length + sealed.length).put(PLAN_MAGIC).put(sealed));
+    } finally {
+      try {
+        Files.deleteIfExists(dir.resolve(PLAN_REHEARSAL_FILE));
+        Files.deleteIfExists(dir.resolve(PLAN_REHEARSAL_FILE + ".tmp"));
+        SealedFile.forceDirectory(dir);
+      } catch (IOException e) {
+        throw new StateException("cannot delete " + PLAN_REHEARSAL_FILE + " in " + dir + ": " + e.getMessage(), e);
+      }
     }
   }
 
@@ -331,7 +337,7 @@ final class StateDirectory implements AutoCloseable {
   }
 
   /** The number of saved plan file {@code name}, or -1 if the name is not a saved plan's. */
-  private static long planNumber(String name) {
+  static long planNumber(String name) {
     if (!PLAN_NAME.matcher(name).matches()) {
       return -1;
     }

@@ -125,6 +125,9 @@ final class Transitions {
       CompletableFuture.runAsync(this::rehearseNow, planner).join();
       rehearsals++;
     } catch (RuntimeException e) {
+      if (e.getCause() instanceof Error error) {
+        throw error; // out of memory, say: not a rehearsal's failure to shrug off
+      }
       LOG.log(System.Logger.Level.WARNING, "the rehearsal of a plan change at open failed (plan changes go on): "
           + e.getMessage(), e);
     }
@@ -136,8 +139,10 @@ final class Transitions {
     double[] from = new double[slots];
     double[] to = new double[slots];
     for (int k = 0; k < slots; k++) {
-      from[k] = 1;
-      to[k] = 1.0 / (k + 1); // a skewed successor: keys gain and lose replicas, so there are swaps
+      // two zipf(1) estimates in opposite orders: keys gain replicas and others lose some, so the
+      // successor has swaps of both kinds (either needs fewer than 2n replicas)
+      from[k] = 1.0 / (slots - k);
+      to[k] = 1.0 / (k + 1);
     }
     ReplicaPlan current = ReplicaPlan.build(from, random);
     ReplicaPlan.Successor next = current.successor(to, random);

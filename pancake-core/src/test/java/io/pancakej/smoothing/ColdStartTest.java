@@ -121,7 +121,8 @@ class ColdStartTest {
      * The relative variance of the label read rates in {@code [from, to)} beyond what counting
      * alone gives: (chi-square against uniform - degrees of freedom) / reads, an unbiased estimate of
      * sum over labels of (rate / mean rate - 1)^2 / labels. Zero when every label is read at the same
-     * rate, whatever the number of reads (standard error about sqrt(2 labels) / reads).
+     * rate, whatever the number of reads (standard error about sqrt(2 labels) / reads when the rates are
+     * equal, sqrt(2 labels + 4 reads x spread) / reads otherwise).
      */
     synchronized double spread(int from, int to, int labels) {
       double expected = (double) (to - from) / labels;
@@ -152,12 +153,12 @@ class ColdStartTest {
    * only by real accesses, in proportion to their key's popularity).
    *
    * <p>A learned estimate leaves a spread too: each label's rate is off by its key's sampling
-   * noise, of relative variance about 0.2 keys / samples (docs/security.md), 0.015-0.02 for the first
-   * estimate here (10^4 samples over 10^3 keys), not correlated with popularity, and shrinking as the
-   * estimate is refined. A chi-square against uniform over 30 000 reads sees that noise while the
+   * noise, of relative variance about 0.2 keys / samples (docs/security.md), about 0.02 for the
+   * first estimate here (10^4 samples over 10^3 keys; chunks measured up to 0.047 where a transition
+   * fell), not correlated with popularity, and shrinking as the estimate is refined. A chi-square against uniform over 30 000 reads sees that noise while the
    * estimate rests on 4 x 10^4 samples or fewer: at p below 10^-6 it flagged chunks up to 2.7 x 10^5
    * reads (CI, 2026-11-29), well after the popularity had stopped showing, so the p-value is printed
-   * for each chunk, not held. The bound on the spread is five times the first estimate's noise and a
+   * for each chunk, not held. The bound on the spread is twice the largest noise measured and a
    * hundredth of the popularity's.
    */
   static final double SIGNAL_SPREAD = 0.1;

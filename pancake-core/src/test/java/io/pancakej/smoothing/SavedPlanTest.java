@@ -86,6 +86,10 @@ class SavedPlanTest {
     assertEquals("plan-00000000000000000001.bin", StateDirectory.planFile(1));
     assertEquals("plan-00000001234567890123.bin", StateDirectory.planFile(1_234_567_890_123L));
     assertEquals("plan-09223372036854775807.bin", StateDirectory.planFile(Long.MAX_VALUE));
+    for (long n : new long[] {0, 1, 42, 1_234_567_890_123L, Long.MAX_VALUE}) {
+      assertEquals(n, StateDirectory.planNumber(StateDirectory.planFile(n)), "the name of plan " + n + " read back");
+    }
+    assertEquals(-1, StateDirectory.planNumber(StateDirectory.PLAN_REHEARSAL_FILE), "the rehearsal's file is no plan");
   }
 
   @Test

@@ -124,6 +124,23 @@ class WritePathTimingTest {
     }
   }
 
+  /**
+   * A rehearsal that fails (here its scratch file's name is taken by a directory that cannot be
+   * replaced) is logged and fails no open: the proxy opens, serves, and counts no rehearsal.
+   */
+  @Test
+  void aPlanChangeRehearsalThatFails_failsNoOpen() throws Exception {
+    Path state = dir.resolve("f");
+    Files.createDirectories(state.resolve(StateDirectory.PLAN_REHEARSAL_FILE).resolve("in-the-way"));
+    PancakeConfig config = PancakeConfig.builder().stateDir(state).capacity(50).valueSize(16).keySize(16)
+        .store(new MemoryStore()).build();
+    try (Proxy proxy = Proxy.open(config)) {
+      assertEquals(0, proxy.transitions.rehearsals, "a rehearsal counted though its save failed");
+      proxy.put(key("k"), "v".getBytes(StandardCharsets.UTF_8));
+      assertArrayEquals("v".getBytes(StandardCharsets.UTF_8), proxy.get(key("k")).orElseThrow());
+    }
+  }
+
   private static boolean onPath(String command) {
     for (String d : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
       if (Files.isExecutable(Path.of(d, command))) {
