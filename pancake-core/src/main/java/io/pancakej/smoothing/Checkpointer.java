@@ -272,45 +272,27 @@ final class Checkpointer implements AutoCloseable {
    * releases the state directory after it).
    */
   private void onSaver(Runnable save) {
-    onSaver(() -> {
-      save.run();
-      return null;
-    }, "the checkpoint waiting for this save");
-  }
-
-  /**
-   * Runs a plan change's O(n) work ({@code Transitions}: the successor plan, its transition, its
-   * save ahead) on the low-priority saver once it runs, and returns its result, waiting through
-   * interrupts; before the saver runs and once it stopped, on the calling thread. At nice 19 it
-   * yields the CPU it shares with the serving thread and the callers at once, as a checkpoint's save
-   * does; run by the planner it held the serving thread off for 3-5 ms at a time, and the grid
-   * missed points while a plan was built (results/timing/plan-rehearsal). It may wait behind a
-   * checkpoint's save. The work holds no lock the ticks take.
-   */
-  <T> T offClock(java.util.function.Supplier<T> work) {
-    return onSaver(work, "the plan change waiting for this work");
-  }
-
-  private <T> T onSaver(java.util.function.Supplier<T> work, String waiter) {
-    java.util.concurrent.Future<T> done;
+    java.util.concurrent.Future<?> done;
     try {
-      done = saverStarted ? saver.submit(work::get) : null;
+      done = saverStarted ? saver.submit(save) : null;
     } catch (java.util.concurrent.RejectedExecutionException stopped) {
       done = null;
     }
     if (done == null) {
-      return work.get();
+      save.run();
+      return;
     }
     boolean interrupted = false;
     try {
       while (true) {
         try {
-          return done.get();
+          done.get();
+          return;
         } catch (InterruptedException e) {
           interrupted = true;
         } catch (ExecutionException e) {
           if (e.getCause() instanceof RuntimeException r) {
-            r.addSuppressed(new StateException(waiter));
+            r.addSuppressed(new StateException("the checkpoint waiting for this save"));
             throw r;
           }
           if (e.getCause() instanceof Error err) {

@@ -122,7 +122,7 @@ final class Transitions {
    */
   void rehearse() {
     try {
-      CompletableFuture.runAsync(() -> proxy.checkpointer.offClock(this::rehearseNow), planner).join();
+      CompletableFuture.runAsync(this::rehearseNow, planner).join();
       rehearsals++;
     } catch (RuntimeException e) {
       if (e.getCause() instanceof Error error) {
@@ -133,8 +133,7 @@ final class Transitions {
     }
   }
 
-  private Void rehearseNow() {
-    buildThreadId = CorePinning.currentThreadIdOrNone();
+  private void rehearseNow() {
     java.util.random.RandomGenerator random = new java.util.SplittableRandom();
     int slots = Math.max(64, Math.min(REHEARSAL_SLOTS, proxy.phase.target.keySlots));
     double[] from = new double[slots];
@@ -151,7 +150,6 @@ final class Transitions {
     proxy.stateDir.rehearseSavePlan(SavedPlan.of(t, slots, "a rehearsal at open"), proxy.masterKey,
         proxy.stateId);
     Estimator.rehearseTest();
-    return null;
   }
 
   /** Transitions started since open. */
@@ -345,7 +343,7 @@ final class Transitions {
       }
       String source = estimateSource.endsWith(", minus deleted keys") ? estimateSource
           : estimateSource + ", minus deleted keys";
-      ReplicaPlan same = proxy.checkpointer.offClock(() -> seen.target.reweighted(estimate));
+      ReplicaPlan same = seen.target.reweighted(estimate);
       if (same == null) {
         needsSwaps = new NextEstimate(estimate, estimateSamples, source);
       } else {
@@ -409,12 +407,29 @@ final class Transitions {
         }
         continue;
       }
-      // the successor plan is built outside the phase lock (O(n)), off the clock: the ticks pause
-      // only while it is installed and the UpdateCache re-expressed in its indices
-      Built built = proxy.checkpointer.offClock(() -> build(seen.target, newEstimate, samples, source));
-      ReplicaPlan.Successor next = built.next();
-      Transition t = built.transition();
-      long savedAhead = built.savedAhead();
+      // the successor plan is built outside the phase lock (O(n)): the ticks pause only while it
+      // is installed and the UpdateCache re-expressed in its indices
+      double[] estimate = newEstimate;
+      if (samples > 0) {
+        // a learned estimate counts accesses to keys deleted since: their slots carry nothing now
+        double[] live = newEstimate.clone();
+        double left = 0;
+        for (int s = 0; s < live.length; s++) {
+          if (proxy.keys.keyOf(s) == null) {
+            live[s] = 0;
+          }
+          left += live[s];
+        }
+        if (left > 0) {
+          estimate = live;
+        }
+      }
+      ReplicaPlan current = seen.target;
+      ReplicaPlan.Successor next = current.successor(estimate, proxy.random.get());
+      Transition t = next.swaps().length == 0 ? null : new Transition(current, next.plan(), next.swaps());
+      // no swap may reach the store before its plan is durable: saved here, before the slot, its
+      // swaps start at the install (and that slot does no more than any other)
+      long savedAhead = t == null ? 0 : proxy.checkpointer.saveAhead(t, samples, source);
       List<Integer> deleted = proxy.pauses.runInSlot(() -> {
         if (proxy.phase != seen) {
           return null;
@@ -453,43 +468,6 @@ final class Transitions {
       }
       return true;
     }
-  }
-
-  /** The Linux id of the thread that last built a plan or rehearsed one (tests), -1 before. */
-  volatile long buildThreadId = -1;
-
-  /** A plan change's O(n) work, done off the clock: the successor, its transition (null: no swap), its save ahead. */
-  private record Built(ReplicaPlan.Successor next, Transition transition, long savedAhead) {}
-
-  /**
-   * The successor of {@code current} for {@code estimate}, its transition if replicas change hands,
-   * and that transition saved ahead (a learned estimate first loses the keys deleted since): no
-   * swap may reach the store before its plan is durable, so it
-   * is saved here, before the slot, and its swaps start at the install (that slot does no more than
-   * any other). Runs on the checkpoint saver ({@link Checkpointer#offClock}); touches nothing the
-   * ticks read.
-   */
-  private Built build(ReplicaPlan current, double[] newEstimate, long samples, String source) {
-    buildThreadId = CorePinning.currentThreadIdOrNone();
-    double[] estimate = newEstimate;
-    if (samples > 0) {
-      // a learned estimate counts accesses to keys deleted since: their slots carry nothing now
-      double[] live = newEstimate.clone();
-      double left = 0;
-      for (int s = 0; s < live.length; s++) {
-        if (proxy.keys.keyOf(s) == null) {
-          live[s] = 0;
-        }
-        left += live[s];
-      }
-      if (left > 0) {
-        estimate = live;
-      }
-    }
-    ReplicaPlan.Successor next = current.successor(estimate, proxy.random.get());
-    Transition t = next.swaps().length == 0 ? null : new Transition(current, next.plan(), next.swaps());
-    long savedAhead = t == null ? 0 : proxy.checkpointer.saveAhead(t, samples, source);
-    return new Built(next, t, savedAhead);
   }
 
   /**
