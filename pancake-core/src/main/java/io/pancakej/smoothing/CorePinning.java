@@ -87,35 +87,6 @@ final class CorePinning {
   private static String original;
   /** The emitters holding a CPU: thread id to CPU. */
   private static final Map<Long, Integer> held = new LinkedHashMap<>();
-  /** Guests on an emitter's CPU ({@link #host}): thread id to the emitter's thread id. */
-  private static final Map<Long, Long> guests = new LinkedHashMap<>();
-
-  /**
-   * Moves thread {@code guest} onto the CPU emitter {@code host} holds, and keeps it there when the
-   * threads are placed again (another proxy's reservation), until the emitter releases its CPU. For
-   * a thread that takes that CPU only when the emitter leaves it idle (the idle scheduling policy,
-   * {@link LowPriority#idleCurrentThread}); false (nothing moved) if the emitter holds no CPU.
-   */
-  static boolean host(long guest, long host) {
-    synchronized (held) {
-      Integer cpu = held.get(host);
-      if (cpu == null) {
-        return false;
-      }
-      taskset("-p", "-c", Integer.toString(cpu), Long.toString(guest));
-      guests.put(guest, host);
-      return true;
-    }
-  }
-
-  /** Thread {@code guest} goes back to the CPUs of the rest of the process. */
-  static void unhost(long guest) {
-    synchronized (held) {
-      if (guests.remove(guest) != null) {
-        taskset("-p", "-c", format(free()), Long.toString(guest));
-      }
-    }
-  }
 
   /**
    * Moves every thread of this process off {@code cpu} and thread {@code tid} onto it (a CPU no
@@ -166,7 +137,6 @@ final class CorePinning {
       if (held.remove(tid) == null) {
         return;
       }
-      guests.values().removeIf(host -> host == tid); // moved with the rest below
       if (held.isEmpty()) {
         taskset("-a", "-p", "-c", original, Long.toString(ProcessHandle.current().pid()));
         original = null;
@@ -234,9 +204,6 @@ final class CorePinning {
     for (Map.Entry<Long, Integer> e : held.entrySet()) {
       taskset("-p", "-c", Integer.toString(e.getValue()), Long.toString(e.getKey()));
     }
-    for (Map.Entry<Long, Long> g : guests.entrySet()) {
-      taskset("-p", "-c", Integer.toString(held.get(g.getValue())), Long.toString(g.getKey()));
-    }
     BitSet taken = new BitSet();
     held.values().forEach(taken::set);
     for (int pass = 1; moveStragglers(taken, rest) > 0; pass++) {
@@ -253,7 +220,7 @@ final class CorePinning {
   private static int moveStragglers(BitSet taken, String rest) {
     int moved = 0;
     for (long tid : threadIds()) {
-      if (!held.containsKey(tid) && !guests.containsKey(tid)) {
+      if (!held.containsKey(tid)) {
         try {
           if (parse(allowedCpus(tid)).intersects(taken)) {
             taskset("-p", "-c", rest, Long.toString(tid));

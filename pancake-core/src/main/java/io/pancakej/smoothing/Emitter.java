@@ -124,11 +124,6 @@ final class Emitter implements AutoCloseable {
     return heldCpu;
   }
 
-  /** The Linux id of the emitter's thread while it holds a CPU ({@link #cpu}), else -1. */
-  long threadIdHoldingCpu() {
-    return heldCpu >= 0 ? threadId.join() : -1;
-  }
-
   /** True on the emitter's own thread (where a merge function runs). */
   boolean isEmitterThread() {
     return Thread.currentThread() == thread;

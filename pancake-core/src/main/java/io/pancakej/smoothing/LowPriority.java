@@ -14,25 +14,6 @@ final class LowPriority {
 
   private LowPriority() {}
 
-  /**
-   * Puts the current thread under the idle scheduling policy ({@code SCHED_IDLE}, {@code chrt},
-   * util-linux): it runs only when no other thread wants its CPU, and any other that wakes there
-   * preempts it at once. For a guest on the emitter's CPU ({@link CorePinning#host}); false (and
-   * nothing changed) where that is not possible. Linux lets an unprivileged thread leave that
-   * policy only within its nice limit, so it is for threads that stay guests.
-   */
-  static boolean idleCurrentThread() {
-    long tid = CorePinning.currentThreadIdOrNone();
-    if (tid < 0) {
-      return false;
-    }
-    try {
-      return CorePinning.run(new String[] {"chrt", "--idle", "-p", "0", Long.toString(tid)}) == null;
-    } catch (ConfigException e) {
-      return false;
-    }
-  }
-
   /** Lowers the current thread's priority; false (and nothing changed) where that is not possible. */
   static boolean lowerCurrentThread() {
     long tid = CorePinning.currentThreadIdOrNone();

@@ -249,7 +249,7 @@ final class Proxy implements Engine {
       // stalled with it: 30-270-ms silences after a run's first checkpoint
       // (results/timing/off-slot-silences)
       checkpointer.rehearse();
-      transitions.startPlanner(emitter.threadIdHoldingCpu());
+      transitions.startPlanner();
       transitions.rehearse(); // the same for a plan change, on the planner's thread
       emitter.start();
     } catch (RuntimeException | Error e) {

@@ -13,8 +13,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
-import io.pancakej.ConfigException;
-
 /**
  * Moves the {@link Proxy} from one replica plan to the next (paper section 5.1): a new estimate
  * from the {@link Estimator} or a declared distribution becomes a new plan, in the emitter's next
@@ -61,54 +59,9 @@ final class Transitions {
     this.planner = new ThreadPoolExecutor(1, 1, 0, TimeUnit.NANOSECONDS, new LinkedBlockingQueue<>(), plannerThreads);
   }
 
-  /**
-   * Starts the planner's thread (from the opening thread: off the emitter's CPU) and, when the
-   * emitter holds a CPU ({@code emitterThread} its Linux thread id, else -1), makes it a guest there
-   * under the idle policy. A plan change's work is O(n) (the successor, its transition, its save
-   * ahead): at the normal priority on the CPU the serving thread shares it held that thread off
-   * for milliseconds at a time, and the grid missed points while a plan was built (19 in 134 ms at
-   * 5*10^4 keys); at nice 19 there, preempted while something waited for it, it stalled the
-   * emitter for 25 ms once (results/timing/plan-rehearsal). On the emitter's CPU it runs only while
-   * the emitter leaves that CPU idle, the emitter's wake-up preempts it at once, and whatever the
-   * emitter waits for from it (a lock, a safepoint) it gets as soon as the emitter blocks. Where
-   * that is not possible, the planner stays where it was, at the normal priority.
-   */
-  void startPlanner(long emitterThread) {
+  /** Starts the planner's thread (from the opening thread: off the emitter's CPU). */
+  void startPlanner() {
     planner.prestartAllCoreThreads();
-    if (emitterThread >= 0) {
-      CompletableFuture.runAsync(() -> becomeGuest(emitterThread), planner).join();
-    }
-  }
-
-  /** True once the planner is a guest on the emitter's CPU under the idle policy (tests). */
-  volatile boolean plannerIsGuest;
-  /** The planner's Linux thread id once it is a guest (tests), -1 before. */
-  volatile long plannerThreadId = -1;
-
-  private void becomeGuest(long emitterThread) {
-    long tid = CorePinning.currentThreadIdOrNone();
-    try {
-      // onto the emitter's CPU first: the idle policy on the shared CPU, where the serving thread
-      // and the callers keep it busy, would starve whatever waits for the planner
-      if (tid < 0 || !CorePinning.host(tid, emitterThread)) {
-        return;
-      }
-    } catch (ConfigException e) {
-      LOG.log(System.Logger.Level.INFO, "the planner stays off the emitter's CPU: " + e.getMessage());
-      return;
-    }
-    if (LowPriority.idleCurrentThread()) {
-      plannerThreadId = tid;
-      plannerIsGuest = true;
-      return;
-    }
-    try {
-      CorePinning.unhost(tid); // at the normal priority it would take the CPU from the emitter
-    } catch (ConfigException e) {
-      LOG.log(System.Logger.Level.WARNING, "the planner could not leave the emitter's CPU: " + e.getMessage());
-    }
-    LOG.log(System.Logger.Level.INFO, "plans are built at the normal priority (no chrt): their work can delay the"
-        + " serving thread (docs/security.md, \"that a plan is being built\")");
   }
 
   /**
