@@ -165,7 +165,7 @@ class ColdStartTest {
 
   /**
    * The spread the last three chunks may show, once the estimate rests on 8 x 10^4 samples: its
-   * noise there measured 0.0015-0.0031 in 9 runs (standard error about 0.0007), against 0.006-0.02 while
+   * noise there measured 0.0015-0.0031 in 10 runs (standard error about 0.0007), against 0.006-0.02 while
    * it rested on 10^4.
    */
   static final double NOISE_LEFT = SIGNAL_SPREAD / 10;
