@@ -148,21 +148,18 @@ class StuckStoreCloseTest {
   @ParameterizedTest
   @EnumSource(value = Where.class, names = {"SEND", "REPLY", "REPLY_SLOW_TICKS"})
   void aStoreCallThatNeverReturns_closeEndsInBoundedTime_failsWhatWaits_andLosesNothing(Where where) throws Exception {
-    Path state = dir.resolve("state");
-    MemoryStore memory = new MemoryStore();
-    StuckStore store = new StuckStore(memory, where);
-    Map<Integer, byte[]> model = new HashMap<>();
-    Proxy proxy = open(state, store, where == Where.REPLY_SLOW_TICKS ? 4 : 1000);
-    putAll(proxy, model, 40, "value-");
+    Rig rig = rig("state", where);
+    Proxy proxy = open(rig.state(), rig.store(), where == Where.REPLY_SLOW_TICKS ? 4 : 1000);
+    putAll(proxy, rig.model(), 40, "value-");
     proxy.checkpoint();
-    putAll(proxy, model, 10, "later-"); // acknowledged after the last checkpoint: only the log has them
+    putAll(proxy, rig.model(), 10, "later-"); // acknowledged after the last checkpoint: only the log has them
     ProxyProbe.emitterStopWait(proxy, Duration.ofSeconds(1));
     List<CompletableFuture<?>> before = new ArrayList<>(); // queued before the block: some in the stuck tick
     for (int i = 0; i < 100; i++) {
       before.add(proxy.getAsync(key(i % 40)));
     }
-    store.armed.set(true);
-    assertTrue(store.blocked.await(10, TimeUnit.SECONDS), "a call blocks");
+    rig.store().armed.set(true);
+    assertTrue(rig.store().blocked.await(10, TimeUnit.SECONDS), "a call blocks");
     CompletableFuture<Object> waiting = CompletableFuture.supplyAsync(() -> proxy.get(key(3)));
     CompletableFuture<Void> asyncGet = proxy.getAsync(key(4)).thenApply(v -> null);
     CompletableFuture<Void> checkpointer = CompletableFuture.runAsync(proxy::checkpoint); // waits for a slot
@@ -190,15 +187,15 @@ class StuckStoreCloseTest {
       }
     }
     // the stuck call may still land: the state directory stays locked until it has returned
-    StateException inUse = assertThrows(StateException.class, () -> open(state, new MemoryStore()).close());
+    StateException inUse = assertThrows(StateException.class, () -> open(rig.state(), new MemoryStore()).close());
     assertTrue(inUse.getMessage().contains("already open in this JVM"), inUse.getMessage());
 
-    store.release.countDown();
+    rig.store().release.countDown();
     Proxy reopened = null;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (reopened == null) {
       try {
-        reopened = open(state, memory.reopen());
+        reopened = open(rig.state(), rig.memory().reopen());
       } catch (StateException e) {
         if (System.nanoTime() > deadline) {
           throw e;
@@ -207,9 +204,17 @@ class StuckStoreCloseTest {
       }
     }
     try (Proxy p = reopened) {
-      assertEveryValue(p, model);
-      assertEquals(model.size(), p.stats().keys());
+      assertEveryValue(p, rig.model());
+      assertEquals(rig.model().size(), p.stats().keys());
     }
+  }
+
+  /** A {@link StuckStore} over a memory store, the state directory it is opened with, and a model of what was put. */
+  private record Rig(Path state, MemoryStore memory, StuckStore store, Map<Integer, byte[]> model) {}
+
+  private Rig rig(String stateDir, Where where) {
+    MemoryStore memory = new MemoryStore();
+    return new Rig(dir.resolve(stateDir), memory, new StuckStore(memory, where), new HashMap<>());
   }
 
   /** Every key of {@code model} reads its value. */
@@ -226,27 +231,24 @@ class StuckStoreCloseTest {
 
   @Test
   void aLastFlushThatNeverReturns_closeEndsInBoundedTime_andLosesNothing() throws Exception {
-    Path state = dir.resolve("state-flush");
-    MemoryStore memory = new MemoryStore();
-    StuckStore store = new StuckStore(memory, Where.FLUSH);
-    Map<Integer, byte[]> model = new HashMap<>();
-    Proxy proxy = open(state, store);
-    putAll(proxy, model, 40, "value-");
+    Rig rig = rig("state-flush", Where.FLUSH);
+    Proxy proxy = open(rig.state(), rig.store());
+    putAll(proxy, rig.model(), 40, "value-");
     proxy.checkpoint();
-    putAll(proxy, model, 10, "later-");
+    putAll(proxy, rig.model(), 10, "later-");
     ProxyProbe.emitterStopWait(proxy, Duration.ofSeconds(1));
-    store.armed.set(true); // the ticks' calls go on; the flush's multiPut blocks
+    rig.store().armed.set(true); // the ticks' calls go on; the flush's multiPut blocks
     long start = System.nanoTime();
     PancakeException closed = assertTimeoutPreemptively(Duration.ofSeconds(60),
         () -> assertThrows(PancakeException.class, proxy::close), "close must not hang on the last flush");
     double seconds = (System.nanoTime() - start) / 1e9;
-    assertTrue(store.blocked.getCount() == 0, "the flush's call blocked");
+    assertTrue(rig.store().blocked.getCount() == 0, "the flush's call blocked");
     assertTrue(seconds < 10, "close took " + seconds + " s: at most the 5 s a flush gets, and the 1-s wait");
     assertTrue(closed.getMessage().contains("has not returned"), closed.getMessage());
-    assertThrows(StateException.class, () -> open(state, new MemoryStore()).close()); // still locked
-    store.release.countDown();
-    try (Proxy p = reopenWhenReleased(state, memory)) {
-      assertEveryValue(p, model);
+    assertThrows(StateException.class, () -> open(rig.state(), new MemoryStore()).close()); // still locked
+    rig.store().release.countDown();
+    try (Proxy p = reopenWhenReleased(rig.state(), rig.memory())) {
+      assertEveryValue(p, rig.model());
     }
   }
 
@@ -266,54 +268,40 @@ class StuckStoreCloseTest {
 
   @Test
   void anInterruptDuringClose_ofASlowButHealthyStore_closesCleanly() throws Exception {
-    Path state = dir.resolve("state-slow");
-    MemoryStore memory = new MemoryStore();
-    StuckStore store = new StuckStore(memory, Where.SEND);
-    Map<Integer, byte[]> model = new HashMap<>();
-    Proxy proxy = open(state, store);
-    putAll(proxy, model, 40, "value-");
-    store.slowMillis = 100; // every call, the flush's and the checkpoint's included, takes 100 ms
+    Rig rig = rig("state-slow", Where.SEND);
+    Proxy proxy = open(rig.state(), rig.store());
+    putAll(proxy, rig.model(), 40, "value-");
+    rig.store().slowMillis = 100; // every call, the flush's and the checkpoint's included, takes 100 ms
     CompletableFuture<Void> closing = new CompletableFuture<>();
-    Thread closer = new Thread(() -> {
-      try {
-        proxy.close();
-        closing.complete(null);
-      } catch (Throwable e) {
-        closing.completeExceptionally(e);
-      }
-    });
-    closer.start();
+    Thread closer = Waits.startDaemon("closer", proxy::close, closing);
     for (int i = 0; i < 10 && closer.isAlive(); i++) {
       Thread.sleep(60);
       closer.interrupt(); // again and again, while it closes
     }
     closing.get(60, TimeUnit.SECONDS); // closed cleanly: no exception
-    store.slowMillis = 0;
-    try (Proxy p = open(state, memory.reopen())) { // released at once
-      assertEveryValue(p, model);
+    rig.store().slowMillis = 0;
+    try (Proxy p = open(rig.state(), rig.memory().reopen())) { // released at once
+      assertEveryValue(p, rig.model());
     }
   }
 
   @Test
   void anInterruptedCloseFromACallback_ofASlowStore_closesCleanly() throws Exception {
-    Path state = dir.resolve("state-callback");
-    MemoryStore memory = new MemoryStore();
-    StuckStore store = new StuckStore(memory, Where.SEND);
-    Map<Integer, byte[]> model = new HashMap<>();
-    Proxy proxy = open(state, store);
-    putAll(proxy, model, 40, "value-");
+    Rig rig = rig("state-callback", Where.SEND);
+    Proxy proxy = open(rig.state(), rig.store());
+    putAll(proxy, rig.model(), 40, "value-");
     for (int i = 0; i < 50; i++) {
       proxy.getAsync(key(i % 40)); // write-backs owed at close
     }
-    store.slowMillis = 100; // the last flush takes a while: close must wait for it, interrupted or not
+    rig.store().slowMillis = 100; // the last flush takes a while: close must wait for it, interrupted or not
     CompletableFuture<Void> closedInCallback = proxy.getAsync(key(1)).thenAccept(v -> {
       Thread.currentThread().interrupt(); // a callback that kept an interrupt, then closes (inline)
       proxy.close();
     });
     closedInCallback.get(60, TimeUnit.SECONDS); // no exception
-    store.slowMillis = 0;
-    try (Proxy p = open(state, memory.reopen())) { // released at once: nothing left running
-      assertEveryValue(p, model);
+    rig.store().slowMillis = 0;
+    try (Proxy p = open(rig.state(), rig.memory().reopen())) { // released at once: nothing left running
+      assertEveryValue(p, rig.model());
     }
   }
 
