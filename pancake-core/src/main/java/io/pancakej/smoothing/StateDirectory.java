@@ -114,8 +114,7 @@ final class StateDirectory implements AutoCloseable {
    */
   void rehearseSavePlan(SavedPlan plan, MasterKey key, byte[] stateId) {
     try {
-      byte[] sealed = new Aead(key.derive(KeyPurposes.STATE_SEAL)).encrypt(plan.toBytes(), planAssociatedData(stateId, 0));
-      replace(PLAN_REHEARSAL_FILE, ByteBuffer.allocate(PLAN_MAGIC.length + sealed.length).put(PLAN_MAGIC).put(sealed));
+      writePlan(PLAN_REHEARSAL_FILE, 0, plan, key, stateId);
     } finally {
       try {
         Files.deleteIfExists(dir.resolve(PLAN_REHEARSAL_FILE));
@@ -252,9 +251,14 @@ final class StateDirectory implements AutoCloseable {
 
   /** Seals {@code plan} as plan number {@code number} of state {@code stateId}; returns once it is on disk. */
   void savePlan(long number, SavedPlan plan, MasterKey key, byte[] stateId) {
+    writePlan(planFile(number), number, plan, key, stateId);
+  }
+
+  /** {@code plan} sealed as plan {@code number} of state {@code stateId}, written to {@code name}. */
+  private void writePlan(String name, long number, SavedPlan plan, MasterKey key, byte[] stateId) {
     byte[] sealed = new Aead(key.derive(KeyPurposes.STATE_SEAL)).encrypt(plan.toBytes(),
         planAssociatedData(stateId, number));
-    replace(planFile(number), ByteBuffer.allocate(PLAN_MAGIC.length + sealed.length).put(PLAN_MAGIC).put(sealed));
+    replace(name, ByteBuffer.allocate(PLAN_MAGIC.length + sealed.length).put(PLAN_MAGIC).put(sealed));
   }
 
   /**
